@@ -1,0 +1,97 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'skills'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'skills' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Validate skills: the open spec, portability, quality, size and security')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skills;lint' {
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Only skills whose name matches this glob (repeatable)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out skills whose name matches this glob (repeatable)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Turn a rule or a family off (`quality/body-too-long`, `body-too-long`, `quality`; repeatable)')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Turn a rule or a family off (`quality/body-too-long`, `body-too-long`, `quality`; repeatable)')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print the documentation of a rule and exit')
+            [CompletionResult]::new('--max-file-size', '--max-file-size', [CompletionResultType]::ParameterName, 'Largest size of one file, e.g. `1MiB`, `500KB`, `2000`')
+            [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Largest total size of one skill folder')
+            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Largest number of files in one skill folder')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings as errors')
+            [CompletionResult]::new('--list-rules', '--list-rules', [CompletionResultType]::ParameterName, 'Print every rule with its code and default severity and exit')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'skills;completions' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'skills;help' {
+            [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Validate skills: the open spec, portability, quality, size and security')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skills;help;lint' {
+            break
+        }
+        'skills;help;completions' {
+            break
+        }
+        'skills;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

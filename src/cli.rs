@@ -1,0 +1,172 @@
+//! Command-line definitions (clap derive) and nothing else.
+//!
+//! The doc comments here are the single source of `--help`, the man pages and the shell completions.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Install, validate, pin and serve Agent Skills for every coding agent.
+#[derive(Debug, Parser)]
+#[command(name = "skills", version, about, long_about = None, propagate_version = true)]
+#[command(max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Global options")]
+pub struct GlobalArgs {
+    /// Print only data and errors
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Print more about what is done (repeat for more)
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// When to use color (`NO_COLOR` is honoured)
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+    /// Never draw progress bars
+    #[arg(long, global = true)]
+    pub no_progress: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate skills: the open spec, portability, quality, size and security
+    Lint(LintArgs),
+    /// Print a shell completion script
+    Completions(CompletionsArgs),
+}
+
+/// Which skills a command works on: paths, or the project's and user's agent dirs.
+#[derive(Debug, Clone, Args)]
+pub struct IndexArgs {
+    /// Skill folders, SKILL.md files, or folders to search for skills [default: the project's agent
+    /// dirs, then the user's]
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Use only the user's agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)
+    #[arg(short, long)]
+    pub global: bool,
+    /// Only skills whose name matches this glob (repeatable)
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// Leave out skills whose name matches this glob (repeatable)
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Exit status: 0 when no errors were found, 1 when some were, 2 when \
+the run itself failed (a missing path, bad flags).\n\nRule codes: `skills lint --list-rules`; \
+documentation of one rule: `skills lint --explain CODE`."
+)]
+pub struct LintArgs {
+    #[command(flatten)]
+    pub index: IndexArgs,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = LintFormat::Human)]
+    pub format: LintFormat,
+    /// Treat warnings as errors
+    #[arg(long)]
+    pub strict: bool,
+    /// Turn a rule or a family off (`quality/body-too-long`, `body-too-long`, `quality`; repeatable)
+    #[arg(long, short = 'A', value_name = "CODE")]
+    pub allow: Vec<String>,
+    /// Print the documentation of a rule and exit
+    #[arg(long, value_name = "CODE", conflicts_with = "list_rules")]
+    pub explain: Option<String>,
+    /// Print every rule with its code and default severity and exit
+    #[arg(long)]
+    pub list_rules: bool,
+    /// Largest size of one file, e.g. `1MiB`, `500KB`, `2000`
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1MiB")]
+    pub max_file_size: u64,
+    /// Largest total size of one skill folder
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "8MiB")]
+    pub max_skill_size: u64,
+    /// Largest number of files in one skill folder
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    pub max_files: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LintFormat {
+    /// Compiler-style diagnostics with a summary
+    Human,
+    /// One JSON document (`"version": 1`)
+    Json,
+    /// GitHub Actions workflow annotations
+    Github,
+    /// SARIF 2.1.0 for code scanning
+    Sarif,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to print a completion script for
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Parses `1MiB`, `512KiB`, `2MB`, `10k`, `4096` into bytes.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, unit) = text.split_at(split);
+    let number: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (try `1MiB` or `500000`)"))?;
+    let factor: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" => 1_000,
+        "kib" => 1 << 10,
+        "m" | "mb" => 1_000_000,
+        "mib" => 1 << 20,
+        "g" | "gb" => 1_000_000_000,
+        "gib" => 1 << 30,
+        other => {
+            return Err(format!(
+                "unknown size unit `{other}` (use B, KB, KiB, MB, MiB, GB, GiB)"
+            ));
+        }
+    };
+    number
+        .checked_mul(factor)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("1MiB"), Ok(1 << 20));
+        assert_eq!(parse_size("500KB"), Ok(500_000));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert!(parse_size("1XB").is_err());
+        assert!(parse_size("MiB").is_err());
+        assert!(parse_size("99999999999999999999GiB").is_err());
+    }
+}

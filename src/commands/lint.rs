@@ -1,0 +1,127 @@
+//! `skills lint`: validate skills and report findings as data on stdout.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use crate::cli::{LintArgs, LintFormat};
+use crate::error::{Error, ExitStatus};
+use crate::lint::{self, Config, report, rules};
+use crate::output::{self, Printer};
+
+pub fn run(args: &LintArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+    if let Some(code) = &args.explain {
+        return explain(code, printer);
+    }
+    if args.list_rules {
+        return list_rules(args.format, printer);
+    }
+    let config = config(args)?;
+    let index = super::build_index(&args.index, printer)?;
+    if index.entries.is_empty() && index.problems.is_empty() {
+        if args.index.paths.is_empty() {
+            printer.warn("no skills found in the project's or the user's agent dirs");
+        } else {
+            printer.warn("no skills found under the given paths");
+        }
+    }
+    let report = lint::lint(&index, &config);
+    let cwd = super::current_dir()?;
+    let text = match args.format {
+        LintFormat::Human => {
+            report::human(&report, &cwd, printer.stdout_color(), printer.is_verbose())
+        }
+        LintFormat::Json => report::json(&report, &cwd),
+        LintFormat::Github => report::github(&report, &cwd),
+        LintFormat::Sarif => report::sarif(&report, &cwd),
+    };
+    printer.data(&text)?;
+    Ok(if report.has_errors() {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
+}
+
+fn config(args: &LintArgs) -> Result<Config, Error> {
+    let mut allowed = HashSet::new();
+    for code in &args.allow {
+        if let Some(family) = rules::Family::ALL
+            .iter()
+            .find(|f| f.as_str() == code.trim())
+        {
+            allowed.insert(family.as_str());
+            continue;
+        }
+        let rule = rules::find(code).ok_or_else(|| unknown_rule(code))?;
+        allowed.insert(rule.code);
+    }
+    Ok(Config {
+        max_file_size: args.max_file_size,
+        max_skill_size: args.max_skill_size,
+        max_files: args.max_files,
+        strict: args.strict,
+        allowed,
+    })
+}
+
+fn unknown_rule(code: &str) -> Error {
+    let slug = code.rsplit('/').next().unwrap_or(code);
+    let near: Vec<_> = rules::ALL
+        .iter()
+        .filter(|r| strsim::levenshtein(r.code.rsplit('/').next().unwrap_or(r.code), slug) <= 3)
+        .map(|r| format!("`{}`", r.code))
+        .collect();
+    let hint = if near.is_empty() {
+        "`skills lint --list-rules` lists every rule".to_owned()
+    } else {
+        format!("did you mean {}?", near.join(" or "))
+    };
+    Error::msg(format!("unknown lint rule `{code}`")).with_hint(hint)
+}
+
+fn explain(code: &str, printer: &Printer) -> Result<ExitStatus, Error> {
+    let rule = rules::find(code).ok_or_else(|| unknown_rule(code))?;
+    let color = printer.stdout_color();
+    let text = format!(
+        "{} ({}, {} by default)\n\n{}\n\n{}\n",
+        output::paint(color, output::EMPHASIS, rule.code),
+        rule.family.as_str(),
+        rule.severity.as_str(),
+        rule.summary,
+        rule.explain()
+    );
+    printer.data(&text)?;
+    Ok(ExitStatus::Success)
+}
+
+fn list_rules(format: LintFormat, printer: &Printer) -> Result<ExitStatus, Error> {
+    let text = if format == LintFormat::Json {
+        let rules: Vec<_> = rules::ALL
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "code": r.code, "family": r.family, "severity": r.severity, "summary": r.summary,
+                })
+            })
+            .collect();
+        let mut text =
+            serde_json::to_string_pretty(&serde_json::json!({"version": 1, "rules": rules}))?;
+        text.push('\n');
+        text
+    } else {
+        let width = rules::ALL.iter().map(|r| r.code.len()).max().unwrap_or(0);
+        let mut text = String::new();
+        for rule in rules::ALL {
+            let _ = writeln!(
+                text,
+                "{:<width$}  {:<7}  {}",
+                rule.code,
+                rule.severity.as_str(),
+                rule.summary
+            );
+        }
+        text
+    };
+    printer.data(&text)?;
+    Ok(ExitStatus::Success)
+}

@@ -1,0 +1,51 @@
+//! Dispatch: one file per subcommand, each `run(args, &Printer) -> Result<ExitStatus>`.
+
+pub mod completions;
+pub mod lint;
+
+use std::path::PathBuf;
+
+use crate::cli::{Cli, Command, IndexArgs};
+use crate::error::{Error, ExitStatus};
+use crate::index::{NameFilter, SkillIndex};
+use crate::output::Printer;
+
+pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
+    match cli.command {
+        Command::Lint(args) => lint::run(&args, printer),
+        Command::Completions(args) => completions::run(&args, printer),
+    }
+}
+
+/// The working directory: the project root for default roots and the base for shown paths.
+pub fn current_dir() -> Result<PathBuf, Error> {
+    std::env::current_dir()
+        .map_err(|err| Error::msg("cannot read the current directory").with_source(err))
+}
+
+/// Builds the index the command line asks for, and says on stderr what was shadowed or could not
+/// be searched.
+pub fn build_index(args: &IndexArgs, printer: &Printer) -> Result<SkillIndex, Error> {
+    let cwd = current_dir()?;
+    let filter = NameFilter::new(&args.include, &args.exclude)?;
+    let roots = SkillIndex::roots(&args.paths, args.global, &cwd)?;
+    printer.debug(format_args!(
+        "searching {}",
+        roots
+            .iter()
+            .map(|r| format!("`{}`", r.path.display()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    let index = SkillIndex::build(roots, &filter)?;
+    for entry in index.entries.iter().filter(|e| e.shadowed_by.is_some()) {
+        if let Some(winner) = entry.shadowed_by.and_then(|i| index.entries.get(i)) {
+            printer.debug(format_args!(
+                "`{}` is shadowed by `{}`",
+                entry.dir.display(),
+                winner.dir.display()
+            ));
+        }
+    }
+    Ok(index)
+}

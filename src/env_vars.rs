@@ -1,0 +1,26 @@
+//! Every environment variable `skills` reads, in one place, with what it does.
+//!
+//! Tests point all of them (and `HOME`, `XDG_*`) into a temp dir so that no run touches the
+//! developer's machine.
+
+/// Base URL that replaces `https://github.com` for `owner/repo` sources (mirrors, tests).
+pub const SKILLS_GITHUB_URL: &str = "SKILLS_GITHUB_URL";
+/// Base URL that replaces `https://gitlab.com` for `gitlab:` sources.
+pub const SKILLS_GITLAB_URL: &str = "SKILLS_GITLAB_URL";
+/// Base URL of the skills.sh search API used by `skills find` (default `https://skills.sh`).
+pub const SKILLS_API_URL: &str = "SKILLS_API_URL";
+/// Comma-separated skill roots for `skills serve` when no path is given (as in skill-to-mcp).
+pub const SKILLS_DIR: &str = "SKILLS_DIR";
+/// Cache directory for fetched git repositories (default: the user cache dir + `/skills`).
+pub const SKILLS_CACHE_DIR: &str = "SKILLS_CACHE_DIR";
+/// Set to `1` in `cargo test` to rewrite snapshots of generated files (completions, man pages).
+pub const SKILLS_BLESS: &str = "SKILLS_BLESS";
+/// Disables color, as everywhere (<https://no-color.org>).
+pub const NO_COLOR: &str = "NO_COLOR";
+/// Token for private GitHub repositories over HTTPS; `GH_TOKEN` is read too.
+pub const GITHUB_TOKEN: &str = "GITHUB_TOKEN";
+pub const GH_TOKEN: &str = "GH_TOKEN";
+/// Shows `metadata.internal: true` skills in source listings, as in the reference installer.
+pub const INSTALL_INTERNAL_SKILLS: &str = "INSTALL_INTERNAL_SKILLS";
+/// Where the reference installer keeps its global lock (`$XDG_STATE_HOME/skills/.skill-lock.json`).
+pub const XDG_STATE_HOME: &str = "XDG_STATE_HOME";

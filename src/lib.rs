@@ -1,0 +1,52 @@
+//! `skills`: install, validate, pin and serve Agent Skills for every coding agent.
+//!
+//! The binary is a thin wrapper over [`run`]; every command works on the same [`index::SkillIndex`].
+//! Nothing in this library prints directly: all output goes through [`output::Printer`], which keeps
+//! stdout for data (and for JSON-RPC in `serve --stdio`).
+
+pub mod agents;
+pub mod cli;
+pub mod commands;
+pub mod env_vars;
+pub mod error;
+pub mod index;
+pub mod lint;
+pub mod output;
+pub mod skill;
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+pub use error::{Error, ExitStatus};
+
+/// Parses `args`, runs the command, prints the error (once) and maps the outcome to an exit code.
+pub fn run<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match cli::Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            // `--help` and `--version` are not errors; clap prints them to stdout.
+            let code = if err.use_stderr() {
+                ExitStatus::Error
+            } else {
+                ExitStatus::Success
+            };
+            let _ = err.print();
+            return code.into();
+        }
+    };
+    let printer = output::Printer::new(&cli.global);
+    match commands::dispatch(cli, &printer) {
+        Ok(status) => status.into(),
+        Err(err) if err.is_broken_pipe() => ExitStatus::Success.into(),
+        Err(err) => {
+            printer.error(&err);
+            ExitStatus::Error.into()
+        }
+    }
+}

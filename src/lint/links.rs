@@ -1,0 +1,235 @@
+//! Relative links in Markdown: found cheaply, resolved inside the skill folder.
+//!
+//! A lint heuristic, not a Markdown renderer: inline links and images `[text](target)` and
+//! reference definitions `[id]: target`, outside fenced code blocks and inline code spans. Targets
+//! with a scheme, anchors, absolute paths and templated paths are not files of the skill.
+
+use crate::skill::frontmatter::lines;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The target as written (without title).
+    pub target: String,
+    pub line: usize,
+    pub col: usize,
+}
+
+/// Links in `text`, whose first line is file line `first_line`.
+pub fn find(text: &str, first_line: usize) -> Vec<Link> {
+    let mut links = Vec::new();
+    let mut fence: Option<&str> = None;
+    for (index, line) in lines(text).enumerate() {
+        let content = &text[line.start..line.end];
+        let trimmed = content.trim_start();
+        let marker = if trimmed.starts_with("```") {
+            Some("```")
+        } else if trimmed.starts_with("~~~") {
+            Some("~~~")
+        } else {
+            None
+        };
+        if let Some(marker) = marker {
+            match fence {
+                None => fence = Some(marker),
+                Some(open) if open == marker => fence = None,
+                Some(_) => {}
+            }
+            continue;
+        }
+        if fence.is_some() || !content.contains(']') {
+            continue;
+        }
+        let line_no = first_line + index;
+        scan_line(content, line_no, &mut links);
+    }
+    links
+}
+
+fn scan_line(line: &str, line_no: usize, links: &mut Vec<Link>) {
+    // Reference definition: up to 3 spaces, `[label]:`, then the target.
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent <= 3
+        && line[indent..].starts_with('[')
+        && let Some(close) = line[indent..].find("]:")
+    {
+        {
+            let start = indent + close + 2;
+            let rest = &line[start..];
+            let trimmed = rest.trim_start();
+            let target = match trimmed.strip_prefix('<') {
+                Some(inner) => inner.split('>').next().unwrap_or_default(),
+                None => trimmed.split_whitespace().next().unwrap_or_default(),
+            };
+            if !target.is_empty() {
+                let col = line[..start + (rest.len() - trimmed.len())].chars().count() + 1;
+                links.push(Link {
+                    target: target.to_owned(),
+                    line: line_no,
+                    col,
+                });
+            }
+            return;
+        }
+    }
+    let bytes = line.as_bytes();
+    let mut in_code = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'`' => in_code = !in_code,
+            b']' if !in_code && bytes.get(i + 1) == Some(&b'(') => {
+                let start = i + 2;
+                if let Some(len) = target_len(&bytes[start..]) {
+                    let raw = line[start..start + len].trim();
+                    let target = match raw.strip_prefix('<') {
+                        Some(inner) => inner.split('>').next().unwrap_or_default(),
+                        None => raw.split_whitespace().next().unwrap_or_default(),
+                    };
+                    if !target.is_empty() {
+                        let col = line[..start].chars().count() + 1;
+                        links.push(Link {
+                            target: target.to_owned(),
+                            line: line_no,
+                            col,
+                        });
+                    }
+                    i = start + len;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// Length of a link destination up to its closing `)`, allowing balanced parentheses.
+fn target_len(bytes: &[u8]) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' if depth == 0 => return Some(i),
+            b')' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// What a link target means for the skill folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolved {
+    /// Not a file of the skill: a URL, an anchor, an absolute or templated path.
+    External,
+    /// A path relative to the skill folder (`/`-separated, normalized).
+    Inside(String),
+    /// Climbs out of the skill folder.
+    Escapes,
+}
+
+/// Resolves `target`, written in the file at skill-relative `from`, against the skill folder.
+pub fn resolve(from: &str, target: &str) -> Resolved {
+    let target = target.split(['#', '?']).next().unwrap_or_default();
+    let has_scheme = target.split_once(':').is_some_and(|(scheme, _)| {
+        scheme.len() > 1
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    });
+    if target.is_empty()
+        || has_scheme
+        || target.starts_with(['/', '~', '\\'])
+        || target.contains(['{', '$', '*', '<', '|'])
+    {
+        return Resolved::External;
+    }
+    let decoded = percent_decode(target);
+    let mut parts: Vec<&str> = from.split('/').collect();
+    parts.pop(); // the file itself
+    for part in decoded.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Resolved::Escapes;
+                }
+            }
+            part => parts.push(part),
+        }
+    }
+    Resolved::Inside(parts.join("/"))
+}
+
+fn percent_decode(text: &str) -> String {
+    if !text.contains('%') {
+        return text.to_owned();
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = text.get(i + 1..i + 3)
+            && let Ok(byte) = u8::from_str_radix(hex, 16)
+        {
+            out.push(byte);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_links_outside_code() {
+        let text = "See [ref](references/a.md) and ![img](assets/x.png \"t\").\n\
+                    `[not](code.md)` and [url](https://x.y)\n```\n[no](fenced.md)\n```\n\
+                    [id]: <docs/b c.md>\n[p](a(b).md)\n";
+        let targets: Vec<_> = find(text, 10)
+            .into_iter()
+            .map(|l| (l.target, l.line, l.col))
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                ("references/a.md".to_owned(), 10, 11),
+                ("assets/x.png".into(), 10, 39),
+                ("https://x.y".into(), 11, 28),
+                ("docs/b c.md".into(), 15, 7),
+                ("a(b).md".into(), 16, 5),
+            ]
+        );
+    }
+
+    #[test]
+    fn resolves() {
+        assert_eq!(
+            resolve("SKILL.md", "references/a.md#x"),
+            Resolved::Inside("references/a.md".into())
+        );
+        assert_eq!(
+            resolve("references/a.md", "../scripts/r.sh"),
+            Resolved::Inside("scripts/r.sh".into())
+        );
+        assert_eq!(resolve("SKILL.md", "../other/SKILL.md"), Resolved::Escapes);
+        assert_eq!(
+            resolve("SKILL.md", "https://example.com"),
+            Resolved::External
+        );
+        assert_eq!(resolve("SKILL.md", "mailto:a@b"), Resolved::External);
+        assert_eq!(resolve("SKILL.md", "#anchor"), Resolved::External);
+        assert_eq!(resolve("SKILL.md", "/etc/passwd"), Resolved::External);
+        assert_eq!(
+            resolve("SKILL.md", "my%20file.md"),
+            Resolved::Inside("my file.md".into())
+        );
+        assert_eq!(resolve("SKILL.md", "C:/x"), Resolved::Inside("C:/x".into()));
+    }
+}

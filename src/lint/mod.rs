@@ -1,0 +1,350 @@
+//! Lint: checks skills against the rule catalog and collects diagnostics.
+//!
+//! Each rule family has its own file; [`lint`] runs them over every entry of a [`SkillIndex`] in
+//! parallel and returns a [`Report`] whose order is that of the index, whatever the scheduling.
+//! Findings are data: rendering them is the reporters' job ([`report`]).
+
+pub mod compat;
+pub mod content;
+pub mod links;
+pub mod package;
+pub mod quality;
+pub mod report;
+pub mod rules;
+pub mod size;
+pub mod spec;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::index::{Entry, FileName, SkillIndex};
+use crate::skill::inventory::Inventory;
+use crate::skill::{Pos, Skill};
+pub use rules::{Family, Rule, Severity};
+
+/// What lint checks, resolved from the command line.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub max_file_size: u64,
+    pub max_skill_size: u64,
+    pub max_files: u64,
+    /// Warnings count as errors.
+    pub strict: bool,
+    /// Rules turned off.
+    pub allowed: HashSet<&'static str>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_file_size: 1 << 20,
+            max_skill_size: 8 << 20,
+            max_files: 512,
+            strict: false,
+            allowed: HashSet::new(),
+        }
+    }
+}
+
+/// One finding.
+#[derive(Debug, Clone, Serialize)]
+pub struct Diagnostic {
+    #[serde(rename = "code")]
+    pub rule: &'static Rule,
+    /// The severity after `--strict`.
+    pub severity: Severity,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    pub path: PathBuf,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(rename = "column", skip_serializing_if = "Option::is_none")]
+    pub col: Option<usize>,
+}
+
+/// The findings of one skill folder.
+#[derive(Debug, Clone, Serialize)]
+pub struct SkillReport {
+    pub name: String,
+    pub path: PathBuf,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Report {
+    pub skills: Vec<SkillReport>,
+    /// Findings that belong to no skill (a folder that could not be searched).
+    pub other: Vec<Diagnostic>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+}
+
+impl Report {
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.skills
+            .iter()
+            .flat_map(|s| &s.diagnostics)
+            .chain(&self.other)
+    }
+
+    pub fn counts(&self) -> Counts {
+        let mut counts = Counts::default();
+        for d in self.diagnostics() {
+            match d.severity {
+                Severity::Error => counts.errors += 1,
+                Severity::Warning => counts.warnings += 1,
+                Severity::Info => counts.infos += 1,
+            }
+        }
+        counts
+    }
+
+    /// How often each rule fired, by code.
+    pub fn per_rule(&self) -> BTreeMap<&'static str, usize> {
+        let mut counts = BTreeMap::new();
+        for d in self.diagnostics() {
+            *counts.entry(d.rule.code).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics().any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Lints every entry of `index`.
+pub fn lint(index: &SkillIndex, config: &Config) -> Report {
+    let duplicates = duplicate_names(index);
+    let skills = index
+        .entries
+        .par_iter()
+        .map(|entry| {
+            let mut cx = Cx::new(entry, config);
+            check_entry(&mut cx, &duplicates);
+            cx.finish()
+        })
+        .collect();
+    let other = index
+        .problems
+        .iter()
+        .map(|problem| {
+            let rule = &rules::UNREADABLE;
+            Diagnostic {
+                rule,
+                severity: config.severity(rule),
+                message: format!("cannot search this folder: {}", problem.message),
+                help: None,
+                path: problem.path.clone(),
+                line: None,
+                col: None,
+            }
+        })
+        .filter(|d| !config.allowed.contains(d.rule.code) && !config.allowed.contains("spec"))
+        .collect();
+    Report { skills, other }
+}
+
+impl Config {
+    fn severity(&self, rule: &Rule) -> Severity {
+        if self.strict && rule.severity == Severity::Warning {
+            Severity::Error
+        } else {
+            rule.severity
+        }
+    }
+}
+
+/// For each name used by more than one folder, the folders that use it.
+fn duplicate_names(index: &SkillIndex) -> HashMap<String, Vec<PathBuf>> {
+    let mut by_name: HashMap<String, Vec<PathBuf>> = HashMap::new();
+    for entry in &index.entries {
+        if entry.skill.is_ok() {
+            by_name
+                .entry(entry.name())
+                .or_default()
+                .push(entry.dir.clone());
+        }
+    }
+    by_name.retain(|_, dirs| dirs.len() > 1);
+    by_name
+}
+
+/// The state of linting one skill: what rules look at and where findings go.
+pub struct Cx<'a> {
+    pub entry: &'a Entry,
+    pub skill: Option<&'a Skill>,
+    pub config: &'a Config,
+    inventory: Option<Arc<Inventory>>,
+    /// Markdown files SKILL.md links to (skill-relative), for `quality/nested-reference`.
+    pub linked_markdown: Vec<String>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Cx<'a> {
+    fn new(entry: &'a Entry, config: &'a Config) -> Self {
+        Cx {
+            entry,
+            skill: entry.skill.as_ref().ok(),
+            config,
+            inventory: None,
+            linked_markdown: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The skill folder.
+    pub fn dir(&self) -> &'a Path {
+        &self.entry.dir
+    }
+
+    /// The files of the skill folder, listed on first use.
+    pub fn inventory(&mut self) -> Arc<Inventory> {
+        let dir = &self.entry.dir;
+        Arc::clone(
+            self.inventory
+                .get_or_insert_with(|| Arc::new(Inventory::scan(dir))),
+        )
+    }
+
+    /// Records a finding at `pos` of `path` (a line and column of that file), unless the rule is
+    /// turned off.
+    pub fn report(
+        &mut self,
+        rule: &'static Rule,
+        path: &Path,
+        pos: Option<Pos>,
+        message: String,
+    ) -> Finding<'_> {
+        if self.config.allowed.contains(rule.code)
+            || self.config.allowed.contains(rule.family.as_str())
+        {
+            return Finding(None);
+        }
+        self.diagnostics.push(Diagnostic {
+            rule,
+            severity: self.config.severity(rule),
+            message,
+            help: None,
+            path: path.to_path_buf(),
+            line: pos.map(|p| p.line),
+            col: pos.map(|p| p.col),
+        });
+        Finding(self.diagnostics.last_mut())
+    }
+
+    /// Records a finding in SKILL.md.
+    pub fn at(&mut self, rule: &'static Rule, pos: Option<Pos>, message: String) -> Finding<'_> {
+        let file = self.entry.file.clone();
+        self.report(rule, &file, pos, message)
+    }
+
+    fn finish(mut self) -> SkillReport {
+        self.diagnostics.sort_by(|a, b| {
+            (&a.path, a.line, a.col, a.rule.code).cmp(&(&b.path, b.line, b.col, b.rule.code))
+        });
+        SkillReport {
+            name: self.entry.name(),
+            path: self.entry.dir.clone(),
+            diagnostics: self.diagnostics,
+        }
+    }
+}
+
+/// A finding just recorded (empty when its rule is turned off), to add a `help:` line to.
+pub struct Finding<'a>(Option<&'a mut Diagnostic>);
+
+impl Finding<'_> {
+    pub fn help(self, help: impl Into<String>) {
+        if let Some(diagnostic) = self.0 {
+            diagnostic.help = Some(help.into());
+        }
+    }
+}
+
+fn check_entry(cx: &mut Cx<'_>, duplicates: &HashMap<String, Vec<PathBuf>>) {
+    match cx.entry.file_name {
+        FileName::Misnamed => {
+            let found = cx
+                .entry
+                .file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let dir = cx.dir().to_path_buf();
+            cx.report(
+                &rules::MISSING_SKILL_MD,
+                &dir,
+                None,
+                format!("no file named exactly `SKILL.md` (found `{found}`)"),
+            )
+            .help(format!("rename `{found}` to `SKILL.md`"));
+        }
+        FileName::NotAFile => {
+            let file = cx.entry.file.clone();
+            cx.report(
+                &rules::MISSING_SKILL_MD,
+                &file,
+                None,
+                "`SKILL.md` is not a file".into(),
+            );
+        }
+        FileName::Lower => {
+            cx.at(
+                &rules::LOWERCASE_FILE_NAME,
+                None,
+                "the skill file is named `skill.md`".into(),
+            )
+            .help("rename it to `SKILL.md`");
+        }
+        FileName::Upper { also_lower: true } => {
+            let lower = cx.dir().join(crate::skill::SKILL_MD_LOWER);
+            cx.report(
+                &rules::BOTH_FILE_NAMES,
+                &lower,
+                None,
+                "both `SKILL.md` and `skill.md` exist; clients read `SKILL.md`".into(),
+            )
+            .help("delete `skill.md`");
+        }
+        FileName::Upper { also_lower: false } => {}
+    }
+    match &cx.entry.skill {
+        Ok(skill) => {
+            spec::check(cx, skill);
+            compat::check(cx, skill);
+            quality::check(cx, skill);
+            if let Some(others) = duplicates.get(&cx.entry.name()) {
+                let others: Vec<_> = others
+                    .iter()
+                    .filter(|d| **d != cx.entry.dir)
+                    .map(|d| format!("`{}`", d.display()))
+                    .collect();
+                let pos = skill.frontmatter.key("name").map(|k| k.value_pos);
+                let name = cx.entry.name();
+                cx.at(
+                    &rules::DUPLICATE_NAME,
+                    pos,
+                    format!("the name `{name}` is also used by {}", others.join(", ")),
+                );
+            }
+        }
+        Err(err) if matches!(cx.entry.file_name, FileName::Upper { .. } | FileName::Lower) => {
+            spec::load_error(cx, err);
+        }
+        Err(_) => {}
+    }
+    size::check(cx);
+    content::check(cx);
+    package::check(cx);
+}

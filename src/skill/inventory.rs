@@ -1,0 +1,275 @@
+//! The file inventory of a skill folder: every entry with its relative path, size and kind.
+//!
+//! Invariants: paths are relative to the skill folder and joined with `/`; entries come in byte
+//! order of their path (deterministic, independent of the file system); `.git/` and
+//! `node_modules/` are never entered (the reference installer ignores them too). Symlinks are
+//! recorded, not followed, and carry whether their target stays inside the skill folder.
+
+use std::fs;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+/// Directory names never entered when listing a skill's files.
+pub const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
+
+/// Deepest folder nesting listed inside one skill.
+const MAX_DEPTH: usize = 32;
+/// Most entries listed for one skill; a larger folder is reported, not listed further.
+pub const MAX_ENTRIES: usize = 100_000;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEntry {
+    /// Path relative to the skill folder, `/`-separated.
+    pub rel: String,
+    pub path: PathBuf,
+    pub size: u64,
+    pub kind: FileKind,
+    /// Unix permission bits (0 elsewhere).
+    pub mode: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileKind {
+    File,
+    Symlink(Link),
+    /// A socket, FIFO or device: never part of a skill.
+    Special,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The link text as stored.
+    pub target: PathBuf,
+    /// Where it leads (`None`: dangling or a loop).
+    pub resolved: Option<PathBuf>,
+    /// The target is absolute or leads out of the skill folder.
+    pub escapes: bool,
+    pub to_dir: bool,
+}
+
+impl FileEntry {
+    pub fn is_executable(&self) -> bool {
+        self.mode & 0o111 != 0
+    }
+
+    /// The final path component.
+    pub fn file_name(&self) -> &str {
+        self.rel.rsplit('/').next().unwrap_or(&self.rel)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Inventory {
+    pub files: Vec<FileEntry>,
+    /// Entries that could not be listed, with the error.
+    pub problems: Vec<(PathBuf, io::Error)>,
+    /// The listing stopped at [`MAX_ENTRIES`].
+    pub truncated: bool,
+}
+
+impl Inventory {
+    /// Lists the skill folder `dir`.
+    pub fn scan(dir: &Path) -> Inventory {
+        let mut inventory = Inventory::default();
+        let root = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        walk(dir, &root, "", 0, &mut inventory);
+        inventory.files.sort_by(|a, b| a.rel.cmp(&b.rel));
+        inventory
+    }
+
+    pub fn get(&self, rel: &str) -> Option<&FileEntry> {
+        self.files
+            .binary_search_by(|f| f.rel.as_str().cmp(rel))
+            .ok()
+            .map(|i| &self.files[i])
+    }
+
+    pub fn total_size(&self) -> u64 {
+        self.files
+            .iter()
+            .filter(|f| f.kind == FileKind::File)
+            .map(|f| f.size)
+            .sum()
+    }
+}
+
+fn walk(dir: &Path, root: &Path, prefix: &str, depth: usize, inventory: &mut Inventory) {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) => {
+            inventory.problems.push((dir.to_path_buf(), err));
+            return;
+        }
+    };
+    let mut entries: Vec<_> = entries
+        .filter_map(|entry| match entry {
+            Ok(entry) => Some(entry),
+            Err(err) => {
+                inventory.problems.push((dir.to_path_buf(), err));
+                None
+            }
+        })
+        .collect();
+    entries.sort_by_key(fs::DirEntry::file_name);
+    for entry in entries {
+        if inventory.files.len() >= MAX_ENTRIES {
+            inventory.truncated = true;
+            return;
+        }
+        let path = entry.path();
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            inventory.problems.push((
+                path,
+                io::Error::new(io::ErrorKind::InvalidData, "file name is not valid UTF-8"),
+            ));
+            continue;
+        };
+        let rel = if prefix.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{prefix}/{name}")
+        };
+        let meta = match fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            Err(err) => {
+                inventory.problems.push((path, err));
+                continue;
+            }
+        };
+        let file_type = meta.file_type();
+        if file_type.is_dir() {
+            if SKIPPED_DIRS.contains(&name) {
+                continue;
+            }
+            if depth >= MAX_DEPTH {
+                inventory.problems.push((
+                    path,
+                    io::Error::other(format!("nested deeper than {MAX_DEPTH} folders")),
+                ));
+                continue;
+            }
+            walk(&path, root, &rel, depth + 1, inventory);
+            continue;
+        }
+        let kind = if file_type.is_symlink() {
+            FileKind::Symlink(inspect_link(&path, root))
+        } else if file_type.is_file() {
+            FileKind::File
+        } else {
+            FileKind::Special
+        };
+        let size = match &kind {
+            FileKind::Symlink(link) if !link.escapes && !link.to_dir => link
+                .resolved
+                .as_ref()
+                .and_then(|p| fs::metadata(p).ok())
+                .map_or(0, |m| m.len()),
+            _ => meta.len(),
+        };
+        inventory.files.push(FileEntry {
+            rel,
+            path,
+            size,
+            kind,
+            mode: mode(&meta),
+        });
+    }
+}
+
+fn inspect_link(path: &Path, root: &Path) -> Link {
+    let target = fs::read_link(path).unwrap_or_default();
+    let resolved = fs::canonicalize(path).ok();
+    // A link is judged by its text as well as its target: an absolute link or one that climbs
+    // out of the folder escapes even when the place it names happens to lie inside.
+    let climbs_out = {
+        let parent_depth = path
+            .strip_prefix(root)
+            .map_or(0, |rel| rel.components().count().saturating_sub(1));
+        let mut depth = i64::try_from(parent_depth).unwrap_or(i64::MAX);
+        target.components().any(|c| match c {
+            Component::ParentDir => {
+                depth -= 1;
+                depth < 0
+            }
+            Component::Normal(_) => {
+                depth += 1;
+                false
+            }
+            Component::RootDir | Component::Prefix(_) => true,
+            Component::CurDir => false,
+        })
+    };
+    let escapes = climbs_out || resolved.as_ref().is_none_or(|r| !r.starts_with(root));
+    let to_dir = resolved.as_ref().is_some_and(|r| r.is_dir());
+    Link {
+        target,
+        resolved,
+        escapes,
+        to_dir,
+    }
+}
+
+#[cfg(unix)]
+fn mode(meta: &fs::Metadata) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode()
+}
+
+#[cfg(not(unix))]
+fn mode(_meta: &fs::Metadata) -> u32 {
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_sorted_and_skips() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        fs::create_dir_all(d.join("b/c")).unwrap();
+        fs::create_dir_all(d.join(".git")).unwrap();
+        fs::create_dir_all(d.join("node_modules/x")).unwrap();
+        fs::write(d.join("SKILL.md"), "x").unwrap();
+        fs::write(d.join("b/c/d.txt"), "xyz").unwrap();
+        fs::write(d.join(".git/HEAD"), "x").unwrap();
+        fs::write(d.join("node_modules/x/i.js"), "x").unwrap();
+        fs::write(d.join("a.md"), "").unwrap();
+        let inv = Inventory::scan(d);
+        let rels: Vec<_> = inv.files.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(rels, ["SKILL.md", "a.md", "b/c/d.txt"]);
+        assert_eq!(inv.get("b/c/d.txt").unwrap().size, 3);
+        assert_eq!(inv.total_size(), 4);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_judged() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path().join("skill");
+        fs::create_dir_all(d.join("refs")).unwrap();
+        fs::write(d.join("SKILL.md"), "x").unwrap();
+        fs::write(tmp.path().join("secret"), "s").unwrap();
+        symlink("SKILL.md", d.join("inside")).unwrap();
+        symlink("../secret", d.join("outside")).unwrap();
+        symlink("/etc/passwd", d.join("absolute")).unwrap();
+        symlink("../SKILL.md", d.join("refs/up")).unwrap();
+        symlink("../../skill/SKILL.md", d.join("refs/roundabout")).unwrap();
+        symlink("loop", d.join("loop")).unwrap();
+        let inv = Inventory::scan(&d);
+        let escapes = |rel: &str| match &inv.get(rel).unwrap().kind {
+            FileKind::Symlink(link) => link.escapes,
+            other => panic!("{other:?}"),
+        };
+        assert!(!escapes("inside"));
+        assert!(escapes("outside"));
+        assert!(escapes("absolute"));
+        assert!(!escapes("refs/up"));
+        assert!(escapes("refs/roundabout"));
+        assert!(escapes("loop"));
+        assert_eq!(inv.get("inside").unwrap().size, 1);
+    }
+}

@@ -1,0 +1,309 @@
+//! The skill model: a folder holding `SKILL.md`, its frontmatter and its body.
+//!
+//! Loading never panics and never guesses: a file that cannot be read, is not UTF-8, has no or
+//! unclosed frontmatter, invalid YAML or a frontmatter that is not a mapping gives a [`LoadError`]
+//! with a file position. Field *rules* (name charset, lengths) are lint's business; this module
+//! only offers typed access to what is written.
+
+pub mod frontmatter;
+pub mod inventory;
+pub mod package;
+pub mod yaml;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+pub use yaml::{Key, Pos, StyleNote, ValueStyle};
+
+/// The file name the spec gives.
+pub const SKILL_MD: &str = "SKILL.md";
+/// Accepted with a warning, as by the reference validator.
+pub const SKILL_MD_LOWER: &str = "skill.md";
+
+/// A parsed skill.
+#[derive(Debug, Clone)]
+pub struct Skill {
+    /// The skill folder.
+    pub dir: PathBuf,
+    /// Its SKILL.md (or skill.md).
+    pub file: PathBuf,
+    /// The whole file.
+    pub text: String,
+    pub bom: bool,
+    pub frontmatter: Frontmatter,
+    /// Byte offset of the body in `text`.
+    pub body_offset: usize,
+    /// File line where the body starts.
+    pub body_line: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Frontmatter {
+    /// The mapping, keys in written order.
+    pub map: Map<String, Value>,
+    pub keys: Vec<Key>,
+    pub notes: Vec<StyleNote>,
+    /// File line of the first YAML line.
+    pub line: usize,
+}
+
+/// Why a SKILL.md could not be loaded. Positions are file lines and columns.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read `{}`", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("SKILL.md is not valid UTF-8 (line {line}, column {col})")]
+    NotUtf8 { line: usize, col: usize },
+    #[error(transparent)]
+    Split(#[from] frontmatter::SplitError),
+    #[error("invalid YAML in frontmatter: {message}")]
+    Yaml { message: String, pos: Option<Pos> },
+    #[error("the frontmatter must be a mapping of keys to values, not {found}")]
+    NotMapping { found: &'static str, pos: Pos },
+}
+
+impl LoadError {
+    /// Where in SKILL.md the problem is, when known.
+    pub fn pos(&self) -> Option<Pos> {
+        match self {
+            LoadError::Read { .. } => None,
+            LoadError::NotUtf8 { line, col } => Some(Pos {
+                line: *line,
+                col: *col,
+            }),
+            LoadError::Split(frontmatter::SplitError::Missing) => Some(Pos { line: 1, col: 1 }),
+            LoadError::Split(frontmatter::SplitError::Unclosed { opened }) => Some(Pos {
+                line: *opened,
+                col: 1,
+            }),
+            LoadError::Yaml { pos, .. } => *pos,
+            LoadError::NotMapping { pos, .. } => Some(*pos),
+        }
+    }
+}
+
+impl Skill {
+    /// Reads and parses `file` (the SKILL.md of folder `dir`).
+    pub fn load(dir: &Path, file: &Path) -> Result<Skill, LoadError> {
+        let bytes = std::fs::read(file).map_err(|source| LoadError::Read {
+            path: file.to_path_buf(),
+            source,
+        })?;
+        Skill::parse(dir, file, bytes)
+    }
+
+    /// Parses the bytes of a SKILL.md.
+    pub fn parse(dir: &Path, file: &Path, bytes: Vec<u8>) -> Result<Skill, LoadError> {
+        let text = String::from_utf8(bytes).map_err(|err| {
+            let valid = err.utf8_error().valid_up_to();
+            // The prefix up to the bad byte is valid UTF-8 by definition.
+            let prefix = String::from_utf8_lossy(&err.as_bytes()[..valid]);
+            let (line, col) = frontmatter::position(&prefix, prefix.len());
+            LoadError::NotUtf8 { line, col }
+        })?;
+        let split = frontmatter::split(&text)?;
+        let line_offset = split.yaml_line - 1;
+        let parsed = yaml::parse(&split.yaml).map_err(|err| LoadError::Yaml {
+            message: err.message,
+            pos: err.pos.map(|p| Pos {
+                line: p.line + line_offset,
+                col: p.col,
+            }),
+        })?;
+        let map = match parsed.value {
+            Value::Object(map) => map,
+            other => {
+                return Err(LoadError::NotMapping {
+                    found: match other {
+                        Value::Null => "an empty document",
+                        Value::Array(_) => "a list",
+                        _ => "a single value",
+                    },
+                    pos: Pos {
+                        line: split.yaml_line,
+                        col: 1,
+                    },
+                });
+            }
+        };
+        let shift = |p: Pos| Pos {
+            line: p.line + line_offset,
+            col: p.col,
+        };
+        let keys = parsed
+            .keys
+            .into_iter()
+            .map(|k| Key {
+                pos: shift(k.pos),
+                value_pos: shift(k.value_pos),
+                ..k
+            })
+            .collect();
+        let notes = parsed
+            .notes
+            .into_iter()
+            .map(|note| match note {
+                StyleNote::FlowCollection(p) => StyleNote::FlowCollection(shift(p)),
+                StyleNote::Anchor(p) => StyleNote::Anchor(shift(p)),
+                StyleNote::Alias(p) => StyleNote::Alias(shift(p)),
+                StyleNote::Tag(p, tag) => StyleNote::Tag(shift(p), tag),
+            })
+            .collect();
+        let (bom, body_offset, body_line, yaml_line) = (
+            split.bom,
+            split.body_offset,
+            split.body_line,
+            split.yaml_line,
+        );
+        Ok(Skill {
+            dir: dir.to_path_buf(),
+            file: file.to_path_buf(),
+            text,
+            bom,
+            frontmatter: Frontmatter {
+                map,
+                keys,
+                notes,
+                line: yaml_line,
+            },
+            body_offset,
+            body_line,
+        })
+    }
+
+    /// The Markdown after the frontmatter.
+    pub fn body(&self) -> &str {
+        &self.text[self.body_offset..]
+    }
+
+    /// The name as written, trimmed; numbers and booleans read as text. `None` when absent, null
+    /// or not a scalar.
+    pub fn name(&self) -> Option<String> {
+        self.frontmatter
+            .text("name")
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+    }
+
+    /// The description, trimmed; `None` when absent, empty or not a scalar.
+    pub fn description(&self) -> Option<String> {
+        self.frontmatter
+            .text("description")
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+    }
+
+    /// The folder's own name (what installers and the spec compare `name` with).
+    pub fn dir_name(&self) -> String {
+        self.dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// `metadata.internal: true`: hidden from listings unless asked for by name.
+    pub fn is_internal(&self) -> bool {
+        self.frontmatter
+            .map
+            .get("metadata")
+            .and_then(|m| m.get("internal"))
+            .is_some_and(|v| v == &Value::Bool(true) || v.as_str() == Some("true"))
+    }
+
+    /// `disable-model-invocation: true` (Claude Code): the model may not pick the skill itself.
+    pub fn disables_model_invocation(&self) -> bool {
+        self.frontmatter
+            .map
+            .get("disable-model-invocation")
+            .is_some_and(|v| v == &Value::Bool(true) || v.as_str() == Some("true"))
+    }
+}
+
+impl Frontmatter {
+    /// A scalar field as text: strings as they are, numbers and booleans formatted.
+    pub fn text(&self, key: &str) -> Option<String> {
+        match self.map.get(key)? {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+    }
+
+    pub fn key(&self, name: &str) -> Option<&Key> {
+        self.keys.iter().find(|k| k.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Skill, LoadError> {
+        Skill::parse(
+            Path::new("/s/my-skill"),
+            Path::new("/s/my-skill/SKILL.md"),
+            text.into(),
+        )
+    }
+
+    #[test]
+    fn loads_fields_and_positions() {
+        let skill =
+            parse("---\nname: my-skill\ndescription: >\n  Does things.\n---\n# Body\n").unwrap();
+        assert_eq!(skill.name().as_deref(), Some("my-skill"));
+        assert_eq!(skill.description().as_deref(), Some("Does things."));
+        assert_eq!(skill.body(), "# Body\n");
+        assert_eq!(skill.body_line, 6);
+        let desc = skill.frontmatter.key("description").unwrap();
+        assert_eq!((desc.pos.line, desc.pos.col), (3, 1));
+        assert_eq!(skill.dir_name(), "my-skill");
+    }
+
+    #[test]
+    fn errors_carry_positions() {
+        let err = parse("---\nname: a\nname: b\n---\n").unwrap_err();
+        assert!(matches!(err, LoadError::Yaml { .. }), "{err:?}");
+        assert_eq!(err.pos().map(|p| p.line), Some(3));
+        let err = parse("---\n- a\n---\n").unwrap_err();
+        assert!(matches!(
+            err,
+            LoadError::NotMapping {
+                found: "a list",
+                ..
+            }
+        ));
+        let err = parse("---\n---\n").unwrap_err();
+        assert!(matches!(
+            err,
+            LoadError::NotMapping {
+                found: "an empty document",
+                ..
+            }
+        ));
+        let err = Skill::parse(
+            Path::new("d"),
+            Path::new("d/SKILL.md"),
+            b"---\nname: caf\xe9\n".to_vec(),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, LoadError::NotUtf8 { line: 2, col: 10 }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn scalars_read_as_text() {
+        let skill =
+            parse("---\nname: 123\ndescription: yes\nmetadata:\n  internal: true\n---\n").unwrap();
+        assert_eq!(skill.name().as_deref(), Some("123"));
+        assert_eq!(skill.description().as_deref(), Some("yes"));
+        assert!(skill.is_internal());
+    }
+}

@@ -1,0 +1,171 @@
+//! The test context: runs the real `skills` binary hermetically.
+//!
+//! HOME, XDG_* and SKILLS_* point into a temp dir, color is off and the terminal width fixed, so
+//! that no test reads or writes the developer's machine and output is stable.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// Variables that must never leak from the developer's environment into a test run.
+const SCRUBBED: &[&str] = &[
+    "SKILLS_GITHUB_URL",
+    "SKILLS_GITLAB_URL",
+    "SKILLS_API_URL",
+    "SKILLS_DIR",
+    "SKILLS_CACHE_DIR",
+    "GITHUB_TOKEN",
+    "GH_TOKEN",
+    "GH_HOST",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "INSTALL_INTERNAL_SKILLS",
+    "CLICOLOR_FORCE",
+    "FORCE_COLOR",
+];
+
+pub struct TestContext {
+    pub temp: tempfile::TempDir,
+    /// The fake home directory.
+    pub home: PathBuf,
+    /// The project directory commands run in.
+    pub project: PathBuf,
+}
+
+impl TestContext {
+    pub fn new() -> Self {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let home = temp.path().join("home");
+        let project = temp.path().join("project");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        TestContext {
+            temp,
+            home,
+            project,
+        }
+    }
+
+    /// `skills` with a hermetic environment, run in the project directory.
+    pub fn command(&self) -> Command {
+        let mut command = Command::cargo_bin("skills").expect("binary built");
+        for var in SCRUBBED {
+            command.env_remove(var);
+        }
+        let root = self.temp.path();
+        command
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", root.join("xdg/config"))
+            .env("XDG_CACHE_HOME", root.join("xdg/cache"))
+            .env("XDG_DATA_HOME", root.join("xdg/data"))
+            .env("XDG_STATE_HOME", root.join("xdg/state"))
+            .env("SKILLS_CACHE_DIR", root.join("cache"))
+            .env("NO_COLOR", "1")
+            .env("COLUMNS", "100")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", root.join("gitconfig"));
+        command
+    }
+
+    /// Writes a file under the project, creating folders.
+    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {
+        write(&self.project.join(rel), content)
+    }
+
+    /// Writes `dir/SKILL.md` under the project with a valid frontmatter and a body.
+    pub fn skill(&self, dir: &str, name: &str) -> PathBuf {
+        self.write(
+            &format!("{dir}/SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: Does {name} things. Use when the user asks for {name}.\n---\n# {name}\n\nSteps.\n"
+            ),
+        )
+    }
+
+    /// Insta filters that hide the temp dir.
+    pub fn filters(&self) -> Vec<(String, String)> {
+        let root = self.temp.path().to_string_lossy().into_owned();
+        let canonical =
+            std::fs::canonicalize(self.temp.path()).map(|p| p.to_string_lossy().into_owned());
+        let mut filters = vec![(regex_escape(&root), "[TEMP]".to_owned())];
+        if let Ok(canonical) = canonical
+            && canonical != root
+        {
+            filters.push((regex_escape(&canonical), "[TEMP]".to_owned()));
+        }
+        filters
+    }
+}
+
+pub fn write(path: &Path, content: impl AsRef<[u8]>) -> PathBuf {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::write(path, content).unwrap();
+    path.to_path_buf()
+}
+
+pub fn regex_escape(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The repository root (for fixtures).
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// stdout and stderr of a finished command, as text, with the exit code.
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(command: &mut Command) -> Output {
+    let output = command.output().expect("command runs");
+    Output {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Runs `command` and snapshots `exit code`, stdout and stderr together.
+#[macro_export]
+macro_rules! snapshot {
+    ($context:expr, $command:expr, @$snapshot:literal) => {{
+        let output = $crate::common::run(&mut $command);
+        let mut settings = insta::Settings::clone_current();
+        for (from, to) in $context.filters() {
+            settings.add_filter(&from, to);
+        }
+        settings.bind(|| {
+            insta::assert_snapshot!(
+                format!("exit: {}\n----- stdout -----\n{}----- stderr -----\n{}", output.code, output.stdout, output.stderr),
+                @$snapshot
+            );
+        });
+        output
+    }};
+    ($context:expr, $command:expr) => {{
+        let output = $crate::common::run(&mut $command);
+        let mut settings = insta::Settings::clone_current();
+        for (from, to) in $context.filters() {
+            settings.add_filter(&from, to);
+        }
+        settings.bind(|| {
+            insta::assert_snapshot!(
+                format!("exit: {}\n----- stdout -----\n{}----- stderr -----\n{}", output.code, output.stdout, output.stderr)
+            );
+        });
+        output
+    }};
+}

@@ -1,0 +1,9 @@
+//! Integration tests: the real binary, hermetic environment, one module per command.
+
+mod common;
+
+mod compat;
+mod fuzz;
+mod generated;
+mod help;
+mod lint;
