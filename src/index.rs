@@ -45,8 +45,8 @@ pub struct Root {
 /// How the skill file of a folder is named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileName {
-    /// `SKILL.md`; `also_lower` when a `skill.md` sits beside it.
-    Upper { also_lower: bool },
+    /// `SKILL.md`.
+    Upper,
     /// `skill.md` only.
     Lower,
     /// Only a name differing in case, such as `Skill.md`: not a skill for case-sensitive clients.
@@ -66,6 +66,8 @@ pub struct Entry {
     pub root: usize,
     /// Every place the same folder was found (symlinks into one canonical folder), first included.
     pub locations: Vec<PathBuf>,
+    /// The folder's real (canonical) location.
+    pub real: PathBuf,
     pub skill: Result<Skill, LoadError>,
     /// Set when an earlier entry has the same name: the index of that entry.
     pub shadowed_by: Option<usize>,
@@ -197,40 +199,13 @@ impl SkillIndex {
 
     /// Finds and loads the skills under `roots`, keeping those whose name passes `filter`.
     pub fn build(roots: Vec<Root>, filter: &NameFilter) -> Result<SkillIndex, IndexError> {
-        let mut walker = Walker::default();
+        let walker = Walker::default();
+        let mut entries = Vec::new();
         for (index, root) in roots.iter().enumerate() {
-            walker.root(index, &root.path, root.scope == Scope::Path)?;
+            entries.extend(walker.root(index, &root.path, root.scope == Scope::Path)?);
         }
-        let Walker {
-            found, problems, ..
-        } = walker;
-        let entries: Vec<Entry> = found
-            .into_par_iter()
-            .map(|found| {
-                let skill = match found.file_name {
-                    FileName::Upper { .. } | FileName::Lower => {
-                        Skill::load(&found.dir, &found.file)
-                    }
-                    FileName::Misnamed | FileName::NotAFile => Err(LoadError::Read {
-                        path: found.dir.join(SKILL_MD),
-                        source: std::io::Error::new(
-                            std::io::ErrorKind::NotFound,
-                            "no file named exactly SKILL.md",
-                        ),
-                    }),
-                };
-                Entry {
-                    locations: vec![found.dir.clone()],
-                    dir: found.dir,
-                    file: found.file,
-                    file_name: found.file_name,
-                    root: found.root,
-                    skill,
-                    shadowed_by: None,
-                }
-            })
-            .filter(|entry| filter.matches(&entry.name()))
-            .collect();
+        entries.retain(|entry| filter.matches(&entry.name()));
+        let problems = walker.problems.into_inner().unwrap_or_default();
         let mut index = SkillIndex {
             roots,
             entries: Vec::new(),
@@ -245,13 +220,12 @@ impl SkillIndex {
         let mut by_canonical: HashMap<PathBuf, usize> = HashMap::new();
         let mut by_name: HashMap<String, usize> = HashMap::new();
         for mut entry in entries {
-            let canonical = std::fs::canonicalize(&entry.dir).unwrap_or_else(|_| entry.dir.clone());
-            if let Some(&first) = by_canonical.get(&canonical) {
+            if let Some(&first) = by_canonical.get(&entry.real) {
                 self.entries[first].locations.push(entry.dir);
                 continue;
             }
             let position = self.entries.len();
-            by_canonical.insert(canonical, position);
+            by_canonical.insert(entry.real.clone(), position);
             match by_name.get(&entry.name()) {
                 Some(&first) => entry.shadowed_by = Some(first),
                 None => {
@@ -302,23 +276,77 @@ pub fn default_roots(project: &Path, global_only: bool) -> Vec<Root> {
     roots
 }
 
-struct Found {
+/// The index entry of the skill in `dir`, from the bytes of its skill file (or why they could
+/// not be had).
+fn entry(
     dir: PathBuf,
+    real: PathBuf,
     file: PathBuf,
     file_name: FileName,
     root: usize,
+    bytes: std::io::Result<Vec<u8>>,
+) -> Entry {
+    let skill = match (file_name, bytes) {
+        (FileName::Upper | FileName::Lower, Ok(bytes)) => Skill::parse(&dir, &file, bytes),
+        (_, Err(source)) => Err(LoadError::Read {
+            path: file.clone(),
+            source,
+        }),
+        (FileName::Misnamed | FileName::NotAFile, Ok(_)) => Err(LoadError::Read {
+            path: dir.join(SKILL_MD),
+            source: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no file named exactly SKILL.md",
+            ),
+        }),
+    };
+    Entry {
+        locations: vec![dir.clone()],
+        real,
+        dir,
+        file,
+        file_name,
+        root,
+        skill,
+        shadowed_by: None,
+    }
 }
 
+/// The search: folders are listed and skills loaded in parallel; results keep the order of a
+/// sequential walk.
 #[derive(Default)]
 struct Walker {
-    found: Vec<Found>,
-    problems: Vec<Problem>,
-    /// Canonical folders already searched: ends symlink loops.
-    visited: HashSet<PathBuf>,
+    problems: std::sync::Mutex<Vec<Problem>>,
+    /// Real locations of folders already searched: ends symlink loops.
+    visited: std::sync::Mutex<HashSet<PathBuf>>,
+}
+
+/// Where a folder really is. Below a canonical root and without crossing a symlink, that is the
+/// root joined with the names walked (no system call); after a symlink, the file system is asked.
+#[derive(Clone)]
+enum Real {
+    Known(PathBuf),
+    ViaLink,
+}
+
+impl Real {
+    fn child(&self, name: &str, is_link: bool) -> Real {
+        match self {
+            Real::Known(path) if !is_link => Real::Known(path.join(name)),
+            _ => Real::ViaLink,
+        }
+    }
+
+    fn resolve(&self, dir: &Path) -> PathBuf {
+        match self {
+            Real::Known(path) => path.clone(),
+            Real::ViaLink => std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()),
+        }
+    }
 }
 
 impl Walker {
-    fn root(&mut self, root: usize, path: &Path, explicit: bool) -> Result<(), IndexError> {
+    fn root(&self, root: usize, path: &Path, explicit: bool) -> Result<Vec<Entry>, IndexError> {
         let meta = std::fs::metadata(path).map_err(|source| IndexError::Io {
             path: path.to_path_buf(),
             source,
@@ -337,30 +365,57 @@ impl Walker {
                 None => PathBuf::from("."),
             };
             let file_name = match name {
-                SKILL_MD => FileName::Upper {
-                    also_lower: dir.join(SKILL_MD_LOWER).is_file(),
-                },
+                SKILL_MD => FileName::Upper,
                 SKILL_MD_LOWER => FileName::Lower,
                 _ => FileName::Misnamed,
             };
-            self.found.push(Found {
+            let real = Real::ViaLink.resolve(&dir);
+            let bytes = crate::skill::read_file(path, None);
+            return Ok(vec![entry(
                 dir,
-                file: path.to_path_buf(),
+                real,
+                path.to_path_buf(),
                 file_name,
                 root,
-            });
-            return Ok(());
+                bytes,
+            )]);
         }
         if !meta.is_dir() && explicit {
             return Err(IndexError::NotASkill(path.to_path_buf()));
         }
-        self.dir(root, path, 0);
-        Ok(())
+        let real = Real::Known(Real::ViaLink.resolve(path));
+        Ok(self.dir(root, path, &real, 0))
     }
 
-    fn dir(&mut self, root: usize, dir: &Path, depth: usize) {
+    fn dir(&self, root: usize, dir: &Path, real: &Real, depth: usize) -> Vec<Entry> {
+        // Most folders searched are skills: opening SKILL.md straight away costs one system call
+        // where listing the folder first costs five. Only folders without one are listed.
+        let file = dir.join(SKILL_MD);
+        match crate::skill::read_file(&file, None) {
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) if err.kind() == std::io::ErrorKind::IsADirectory => {
+                return vec![entry(
+                    dir.to_path_buf(),
+                    real.resolve(dir),
+                    file,
+                    FileName::NotAFile,
+                    root,
+                    Ok(Vec::new()),
+                )];
+            }
+            bytes => {
+                return vec![entry(
+                    dir.to_path_buf(),
+                    real.resolve(dir),
+                    file,
+                    FileName::Upper,
+                    root,
+                    bytes,
+                )];
+            }
+        }
         let mut names: Vec<(String, std::fs::DirEntry)> = match std::fs::read_dir(dir) {
-            Ok(read) => read
+            Ok(listing) => listing
                 .filter_map(|entry| match entry {
                     Ok(entry) => Some((entry.file_name().to_string_lossy().into_owned(), entry)),
                     Err(err) => {
@@ -371,66 +426,80 @@ impl Walker {
                 .collect(),
             Err(err) => {
                 self.problem(dir, &err);
-                return;
+                return Vec::new();
             }
         };
         names.sort_by(|a, b| a.0.cmp(&b.0));
-        if let Some(found) = skill_file(dir, &names) {
-            self.found.push(Found {
-                dir: dir.to_path_buf(),
-                file: found.0,
-                file_name: found.1,
-                root,
-            });
-            return;
-        }
-        // A skill folder reached twice is recorded twice (merged later); a plain folder is searched
-        // once, which ends symlink loops.
-        let canonical = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-        if depth >= MAX_DEPTH || !self.visited.insert(canonical) {
-            return;
-        }
-        for (name, entry) in &names {
-            if SKIPPED_DIRS.contains(&name.as_str()) {
-                continue;
-            }
-            let path = entry.path();
-            let is_dir = match entry.file_type() {
-                Ok(t) if t.is_dir() => true,
-                Ok(t) if t.is_symlink() => path.is_dir(),
-                _ => false,
+        if let Some((file, file_name)) = skill_file(dir, &names) {
+            // A skill folder reached twice is loaded twice and merged later.
+            let bytes = match file_name {
+                FileName::Lower => crate::skill::read_file(&file, None),
+                _ => Ok(Vec::new()),
             };
-            if is_dir {
-                self.dir(root, &path, depth + 1);
-            }
+            return vec![entry(
+                dir.to_path_buf(),
+                real.resolve(dir),
+                file,
+                file_name,
+                root,
+                bytes,
+            )];
         }
+        // A plain folder is searched once, which ends symlink loops.
+        let first_visit = self
+            .visited
+            .lock()
+            .is_ok_and(|mut visited| visited.insert(real.resolve(dir)));
+
+        if depth >= MAX_DEPTH || !first_visit {
+            return Vec::new();
+        }
+        let children: Vec<(PathBuf, Real)> = names
+            .iter()
+            .filter(|(name, _)| !SKIPPED_DIRS.contains(&name.as_str()))
+            .filter_map(|(name, entry)| {
+                let path = entry.path();
+                let (is_dir, is_link) = match entry.file_type() {
+                    Ok(t) if t.is_dir() => (true, false),
+                    Ok(t) if t.is_symlink() => (path.is_dir(), true),
+                    _ => (false, false),
+                };
+                is_dir.then(|| (path, real.child(name, is_link)))
+            })
+            .collect();
+        // Collecting an indexed parallel iterator keeps the children's order.
+        let found: Vec<Vec<Entry>> = children
+            .par_iter()
+            .map(|(path, real)| self.dir(root, path, real, depth + 1))
+            .collect();
+        found.into_iter().flatten().collect()
     }
 
-    fn problem(&mut self, path: &Path, err: &std::io::Error) {
-        self.problems.push(Problem {
-            path: path.to_path_buf(),
-            message: err.to_string(),
-        });
+    fn problem(&self, path: &Path, err: &std::io::Error) {
+        if let Ok(mut problems) = self.problems.lock() {
+            problems.push(Problem {
+                path: path.to_path_buf(),
+                message: err.to_string(),
+            });
+        }
     }
 }
 
-/// The skill file of a folder, judged from its sorted entries.
+/// The skill file of a folder that has no readable `SKILL.md`, judged from its sorted entries.
 fn skill_file(dir: &Path, names: &[(String, std::fs::DirEntry)]) -> Option<(PathBuf, FileName)> {
-    let has = |wanted: &str| {
-        names
-            .iter()
-            .find(|(name, _)| name == wanted)
-            .map(|(_, e)| e)
+    let is_file = |entry: &std::fs::DirEntry| match entry.file_type() {
+        Ok(t) if t.is_file() => true,
+        Ok(t) if t.is_symlink() => entry.path().is_file(),
+        _ => false,
     };
-    let is_file = |entry: &std::fs::DirEntry| entry.path().is_file();
-    if let Some(entry) = has(SKILL_MD) {
-        if is_file(entry) {
-            let also_lower = has(SKILL_MD_LOWER).is_some_and(is_file);
-            return Some((entry.path(), FileName::Upper { also_lower }));
-        }
+    if let Some((_, entry)) = names.iter().find(|(name, _)| name == SKILL_MD) {
+        // There but not readable as a file: a dangling link, or something else.
         return Some((entry.path(), FileName::NotAFile));
     }
-    if let Some(entry) = has(SKILL_MD_LOWER).filter(|e| is_file(e)) {
+    if let Some((_, entry)) = names
+        .iter()
+        .find(|(name, e)| name == SKILL_MD_LOWER && is_file(e))
+    {
         return Some((entry.path(), FileName::Lower));
     }
     names
@@ -524,9 +593,9 @@ mod tests {
             kinds,
             [
                 FileName::NotAFile,
-                FileName::Upper { also_lower: false },
+                FileName::Upper,
                 FileName::Misnamed,
-                FileName::Upper { also_lower: false }
+                FileName::Upper
             ]
         );
         let filter = NameFilter::new(&["*-a".into(), "*-b".into()], &["doc-*".into()]).unwrap();

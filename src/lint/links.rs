@@ -15,34 +15,80 @@ pub struct Link {
 }
 
 /// Links in `text`, whose first line is file line `first_line`.
+///
+/// Jumps from one `](` or `]:` to the next with `memmem` and looks at the surrounding line only
+/// there: most lines hold no link, and skill bodies are read in bulk.
 pub fn find(text: &str, first_line: usize) -> Vec<Link> {
+    let bytes = text.as_bytes();
+    let fences = fenced_blocks(text);
     let mut links = Vec::new();
-    let mut fence: Option<&str> = None;
-    for (index, line) in lines(text).enumerate() {
-        let content = &text[line.start..line.end];
-        let trimmed = content.trim_start();
-        let marker = if trimmed.starts_with("```") {
-            Some("```")
-        } else if trimmed.starts_with("~~~") {
-            Some("~~~")
-        } else {
-            None
-        };
-        if let Some(marker) = marker {
-            match fence {
-                None => fence = Some(marker),
-                Some(open) if open == marker => fence = None,
-                Some(_) => {}
-            }
+    let mut last_line_start = usize::MAX;
+    let mut line_no = first_line;
+    let mut counted_to = 0;
+    let finder = memchr::memmem::Finder::new("]");
+    for hit in finder.find_iter(bytes) {
+        if !matches!(bytes.get(hit + 1), Some(b'(' | b':')) {
             continue;
         }
-        if fence.is_some() || !content.contains(']') {
+        let start = bytes[..hit]
+            .iter()
+            .rposition(|&b| b == b'\n' || b == b'\r')
+            .map_or(0, |i| i + 1);
+        if start == last_line_start || fences.iter().any(|&(from, to)| (from..to).contains(&start))
+        {
             continue;
         }
-        let line_no = first_line + index;
-        scan_line(content, line_no, &mut links);
+        last_line_start = start;
+        let end = memchr::memchr2(b'\n', b'\r', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        line_no += count_lines(&bytes[counted_to..start]);
+        counted_to = start;
+        scan_line(&text[start..end], line_no, &mut links);
     }
     links
+}
+
+/// Line ends in `bytes` (LF, CRLF and lone CR each count once).
+fn count_lines(bytes: &[u8]) -> usize {
+    let lf = memchr::memchr_iter(b'\n', bytes).count();
+    let lone_cr = memchr::memchr_iter(b'\r', bytes)
+        .filter(|&i| bytes.get(i + 1) != Some(&b'\n'))
+        .count();
+    lf + lone_cr
+}
+
+/// Byte ranges of fenced code blocks (```` ``` ```` or `~~~`), from the opening line's start to
+/// the closing line's end (or the end of the text).
+fn fenced_blocks(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    if memchr::memmem::find(bytes, b"```").is_none()
+        && memchr::memmem::find(bytes, b"~~~").is_none()
+    {
+        return Vec::new();
+    }
+    let mut blocks = Vec::new();
+    let mut open: Option<(usize, &str)> = None;
+    for line in lines(text) {
+        let trimmed = text[line.start..line.end].trim_start();
+        let marker = if trimmed.starts_with("```") {
+            "```"
+        } else if trimmed.starts_with("~~~") {
+            "~~~"
+        } else {
+            continue;
+        };
+        match open {
+            None => open = Some((line.start, marker)),
+            Some((from, opened)) if opened == marker => {
+                blocks.push((from, line.next));
+                open = None;
+            }
+            Some(_) => {}
+        }
+    }
+    if let Some((from, _)) = open {
+        blocks.push((from, text.len()));
+    }
+    blocks
 }
 
 fn scan_line(line: &str, line_no: usize, links: &mut Vec<Link>) {

@@ -150,12 +150,22 @@ pub fn lint(index: &SkillIndex, config: &Config) -> Report {
                 col: None,
             }
         })
-        .filter(|d| !config.allowed.contains(d.rule.code) && !config.allowed.contains("spec"))
+        .filter(|d| !config.is_allowed(d.rule))
         .collect();
     Report { skills, other }
 }
 
 impl Config {
+    /// Whether findings of `rule` are dropped (`-A CODE` or `-A FAMILY`).
+    pub fn is_allowed(&self, rule: &Rule) -> bool {
+        self.allowed.contains(rule.code) || self.allowed.contains(rule.family.as_str())
+    }
+
+    /// Whether a whole family is off, so that its checks (and their I/O) can be skipped.
+    pub fn family_allowed(&self, family: Family) -> bool {
+        self.allowed.contains(family.as_str())
+    }
+
     fn severity(&self, rule: &Rule) -> Severity {
         if self.strict && rule.severity == Severity::Warning {
             Severity::Error
@@ -226,11 +236,10 @@ impl<'a> Cx<'a> {
         pos: Option<Pos>,
         message: String,
     ) -> Finding<'_> {
-        if self.config.allowed.contains(rule.code)
-            || self.config.allowed.contains(rule.family.as_str())
-        {
+        if self.config.is_allowed(rule) {
             return Finding(None);
         }
+
         self.diagnostics.push(Diagnostic {
             rule,
             severity: self.config.severity(rule),
@@ -307,23 +316,32 @@ fn check_entry(cx: &mut Cx<'_>, duplicates: &HashMap<String, Vec<PathBuf>>) {
             )
             .help("rename it to `SKILL.md`");
         }
-        FileName::Upper { also_lower: true } => {
-            let lower = cx.dir().join(crate::skill::SKILL_MD_LOWER);
-            cx.report(
-                &rules::BOTH_FILE_NAMES,
-                &lower,
-                None,
-                "both `SKILL.md` and `skill.md` exist; clients read `SKILL.md`".into(),
-            )
-            .help("delete `skill.md`");
+        FileName::Upper => {
+            // One `stat` answers "no" cheaply; the listing confirms a "yes" (on a
+            // case-insensitive file system `skill.md` *is* `SKILL.md`).
+            if !cx.config.is_allowed(&rules::BOTH_FILE_NAMES)
+                && cx.dir().join(crate::skill::SKILL_MD_LOWER).exists()
+                && cx.inventory().get(crate::skill::SKILL_MD_LOWER).is_some()
+            {
+                let lower = cx.dir().join(crate::skill::SKILL_MD_LOWER);
+                cx.report(
+                    &rules::BOTH_FILE_NAMES,
+                    &lower,
+                    None,
+                    "both `SKILL.md` and `skill.md` exist; clients read `SKILL.md`".into(),
+                )
+                .help("delete `skill.md`");
+            }
         }
-        FileName::Upper { also_lower: false } => {}
     }
     match &cx.entry.skill {
         Ok(skill) => {
             spec::check(cx, skill);
             compat::check(cx, skill);
-            quality::check(cx, skill);
+            if !cx.config.family_allowed(Family::Quality) {
+                quality::check(cx, skill);
+            }
+
             if let Some(others) = duplicates.get(&cx.entry.name()) {
                 let others: Vec<_> = others
                     .iter()
@@ -339,12 +357,20 @@ fn check_entry(cx: &mut Cx<'_>, duplicates: &HashMap<String, Vec<PathBuf>>) {
                 );
             }
         }
-        Err(err) if matches!(cx.entry.file_name, FileName::Upper { .. } | FileName::Lower) => {
+        Err(err) if matches!(cx.entry.file_name, FileName::Upper | FileName::Lower) => {
             spec::load_error(cx, err);
         }
         Err(_) => {}
     }
-    size::check(cx);
-    content::check(cx);
-    package::check(cx);
+    // Families that are off entirely are not run: they are what reads the other files.
+    let off = |family| cx.config.family_allowed(family);
+    if !off(Family::Size) {
+        size::check(cx);
+    }
+    if !(off(Family::Security) && off(Family::Quality)) {
+        content::check(cx);
+    }
+    if !off(Family::Package) {
+        package::check(cx);
+    }
 }

@@ -71,8 +71,12 @@ impl Inventory {
     /// Lists the skill folder `dir`.
     pub fn scan(dir: &Path) -> Inventory {
         let mut inventory = Inventory::default();
-        let root = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-        walk(dir, &root, "", 0, &mut inventory);
+        let mut walk = Walk {
+            dir,
+            root: None,
+            inventory: &mut inventory,
+        };
+        walk.dir(dir, "", 0);
         inventory.files.sort_by(|a, b| a.rel.cmp(&b.rel));
         inventory
     }
@@ -93,66 +97,85 @@ impl Inventory {
     }
 }
 
-fn walk(dir: &Path, root: &Path, prefix: &str, depth: usize, inventory: &mut Inventory) {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(err) => {
-            inventory.problems.push((dir.to_path_buf(), err));
-            return;
-        }
-    };
-    let mut entries: Vec<_> = entries
-        .filter_map(|entry| match entry {
-            Ok(entry) => Some(entry),
+struct Walk<'a> {
+    dir: &'a Path,
+    /// The canonical skill folder, resolved when the first symlink needs judging.
+    root: Option<PathBuf>,
+    inventory: &'a mut Inventory,
+}
+
+impl Walk<'_> {
+    fn dir(&mut self, dir: &Path, prefix: &str, depth: usize) {
+        let entries = match fs::read_dir(dir) {
+            Ok(entries) => entries,
             Err(err) => {
-                inventory.problems.push((dir.to_path_buf(), err));
-                None
+                self.inventory.problems.push((dir.to_path_buf(), err));
+                return;
             }
-        })
-        .collect();
-    entries.sort_by_key(fs::DirEntry::file_name);
-    for entry in entries {
-        if inventory.files.len() >= MAX_ENTRIES {
-            inventory.truncated = true;
-            return;
+        };
+        let mut entries: Vec<_> = entries
+            .filter_map(|entry| match entry {
+                Ok(entry) => Some(entry),
+                Err(err) => {
+                    self.inventory.problems.push((dir.to_path_buf(), err));
+                    None
+                }
+            })
+            .collect();
+        entries.sort_by_key(fs::DirEntry::file_name);
+        for entry in entries {
+            if self.inventory.files.len() >= MAX_ENTRIES {
+                self.inventory.truncated = true;
+                return;
+            }
+            self.entry(&entry, prefix, depth);
         }
+    }
+
+    fn entry(&mut self, entry: &fs::DirEntry, prefix: &str, depth: usize) {
         let path = entry.path();
         let name = entry.file_name();
         let Some(name) = name.to_str() else {
-            inventory.problems.push((
-                path,
-                io::Error::new(io::ErrorKind::InvalidData, "file name is not valid UTF-8"),
-            ));
-            continue;
+            let err = io::Error::new(io::ErrorKind::InvalidData, "file name is not valid UTF-8");
+            self.inventory.problems.push((path, err));
+            return;
         };
         let rel = if prefix.is_empty() {
             name.to_owned()
         } else {
             format!("{prefix}/{name}")
         };
+        // The listing's file type saves a `stat` for folders; files need one for size and mode.
+        let file_type = match entry.file_type() {
+            Ok(file_type) => file_type,
+            Err(err) => {
+                self.inventory.problems.push((path, err));
+                return;
+            }
+        };
+        if file_type.is_dir() {
+            if SKIPPED_DIRS.contains(&name) {
+                return;
+            }
+            if depth >= MAX_DEPTH {
+                let err = io::Error::other(format!("nested deeper than {MAX_DEPTH} folders"));
+                self.inventory.problems.push((path, err));
+                return;
+            }
+            self.dir(&path, &rel, depth + 1);
+            return;
+        }
         let meta = match fs::symlink_metadata(&path) {
             Ok(meta) => meta,
             Err(err) => {
-                inventory.problems.push((path, err));
-                continue;
+                self.inventory.problems.push((path, err));
+                return;
             }
         };
-        let file_type = meta.file_type();
-        if file_type.is_dir() {
-            if SKIPPED_DIRS.contains(&name) {
-                continue;
-            }
-            if depth >= MAX_DEPTH {
-                inventory.problems.push((
-                    path,
-                    io::Error::other(format!("nested deeper than {MAX_DEPTH} folders")),
-                ));
-                continue;
-            }
-            walk(&path, root, &rel, depth + 1, inventory);
-            continue;
-        }
         let kind = if file_type.is_symlink() {
+            let root = self.root.get_or_insert_with(|| {
+                fs::canonicalize(self.dir).unwrap_or_else(|_| self.dir.to_path_buf())
+            });
             FileKind::Symlink(inspect_link(&path, root))
         } else if file_type.is_file() {
             FileKind::File
@@ -167,7 +190,7 @@ fn walk(dir: &Path, root: &Path, prefix: &str, depth: usize, inventory: &mut Inv
                 .map_or(0, |m| m.len()),
             _ => meta.len(),
         };
-        inventory.files.push(FileEntry {
+        self.inventory.files.push(FileEntry {
             rel,
             path,
             size,

@@ -90,7 +90,7 @@ impl LoadError {
 impl Skill {
     /// Reads and parses `file` (the SKILL.md of folder `dir`).
     pub fn load(dir: &Path, file: &Path) -> Result<Skill, LoadError> {
-        let bytes = std::fs::read(file).map_err(|source| LoadError::Read {
+        let bytes = read_file(file, None).map_err(|source| LoadError::Read {
             path: file.to_path_buf(),
             source,
         })?;
@@ -222,6 +222,42 @@ impl Skill {
             .get("disable-model-invocation")
             .is_some_and(|v| v == &Value::Bool(true) || v.as_str() == Some("true"))
     }
+}
+
+/// Reads a whole file. Unlike `fs::read`, no `stat` or `lseek` is made and no fresh buffer is
+/// zeroed: bytes go through a per-thread scratch buffer into a vector of exactly their size, which
+/// matters when thousands of small files are read. `size`, when known, sizes the scratch buffer.
+pub fn read_file(path: &Path, size: Option<u64>) -> std::io::Result<Vec<u8>> {
+    use std::cell::RefCell;
+    use std::io::Read as _;
+    thread_local! {
+        static SCRATCH: RefCell<Vec<u8>> = RefCell::new(vec![0; 64 * 1024]);
+    }
+    let mut file = std::fs::File::open(path)?;
+    SCRATCH.with_borrow_mut(|scratch| {
+        let wanted = size.map_or(0, |s| usize::try_from(s).unwrap_or(0).saturating_add(1));
+        if scratch.len() < wanted {
+            scratch.resize(wanted, 0);
+        }
+        let mut len = 0;
+        loop {
+            if len == scratch.len() {
+                scratch.resize(len * 2, 0);
+            }
+            match file.read(&mut scratch[len..]) {
+                Ok(0) => break,
+                Ok(n) => len += n,
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(err),
+            }
+        }
+        let bytes = scratch[..len].to_vec();
+        // A one-off huge file should not pin its buffer for the rest of the run.
+        if scratch.len() > 1 << 20 {
+            *scratch = vec![0; 64 * 1024];
+        }
+        Ok(bytes)
+    })
 }
 
 impl Frontmatter {
