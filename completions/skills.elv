@@ -29,6 +29,10 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand lint 'Validate skills: the open spec, portability, quality, size and security'
+            cand prompt 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt'
+            cand list 'List installed skills: name, agents, source, path'
+            cand ls 'List installed skills: name, agents, source, path'
+            cand init 'Create a new skill that passes `skills lint --strict`'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -57,6 +61,77 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'skills;prompt'= {
+            cand --include 'Only skills whose name matches this glob (repeatable)'
+            cand --exclude 'Leave out skills whose name matches this glob (repeatable)'
+            cand --format 'Output format'
+            cand --skill 'Print the activation block of this skill instead of the catalog (repeatable)'
+            cand --write 'Put the output between `<!-- skills:start -->` and `<!-- skills:end -->` in FILE'
+            cand --template 'Render this Jinja2 template instead of a built-in format'
+            cand --tools 'Universal tools for templates: a JSON list of MCP tool definitions'
+            cand --resources 'Global resources for templates: a JSON list of MCP resources'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -g 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+            cand --global 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+            cand --uri 'Show `skill://<name>/SKILL.md` URIs (what `skills serve` exposes) instead of paths'
+            cand --strict 'Fail when a skill cannot be read (by default it is skipped with a warning)'
+            cand --all 'Include skills hidden from models (`disable-model-invocation: true`, `metadata.internal: true`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;list'= {
+            cand -a 'Only skills installed for this agent (an id such as `claude-code`; repeatable)'
+            cand --agent 'Only skills installed for this agent (an id such as `claude-code`; repeatable)'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -g 'List the user''s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project''s'
+            cand --global 'List the user''s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project''s'
+            cand --json 'Print one JSON document (`"version": 1`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;ls'= {
+            cand -a 'Only skills installed for this agent (an id such as `claude-code`; repeatable)'
+            cand --agent 'Only skills installed for this agent (an id such as `claude-code`; repeatable)'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -g 'List the user''s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project''s'
+            cand --global 'List the user''s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project''s'
+            cand --json 'Print one JSON document (`"version": 1`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;init'= {
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'skills;completions'= {
             cand --color 'When to use color (`NO_COLOR` is honoured)'
             cand -q 'Print only data and errors'
@@ -71,10 +146,19 @@ set edit:completion:arg-completer[skills] = {|@words|
         }
         &'skills;help'= {
             cand lint 'Validate skills: the open spec, portability, quality, size and security'
+            cand prompt 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt'
+            cand list 'List installed skills: name, agents, source, path'
+            cand init 'Create a new skill that passes `skills lint --strict`'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'skills;help;lint'= {
+        }
+        &'skills;help;prompt'= {
+        }
+        &'skills;help;list'= {
+        }
+        &'skills;help;init'= {
         }
         &'skills;help;completions'= {
         }

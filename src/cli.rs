@@ -45,6 +45,13 @@ pub enum ColorChoice {
 pub enum Command {
     /// Validate skills: the open spec, portability, quality, size and security
     Lint(LintArgs),
+    /// Print the `<available_skills>` block (or one skill's activation block) for a system prompt
+    Prompt(PromptArgs),
+    /// List installed skills: name, agents, source, path
+    #[command(visible_alias = "ls")]
+    List(ListArgs),
+    /// Create a new skill that passes `skills lint --strict`
+    Init(InitArgs),
     /// Print a shell completion script
     Completions(CompletionsArgs),
 }
@@ -112,6 +119,81 @@ pub enum LintFormat {
     Github,
     /// SARIF 2.1.0 for code scanning
     Sarif,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Examples:\n  skills prompt > block.xml\n  skills prompt --write AGENTS.md\n  \
+skills prompt --skill pdf-processing\n  skills prompt --format router --tools tools.json\n  \
+skills prompt --template my-router.jinja2"
+)]
+pub struct PromptArgs {
+    #[command(flatten)]
+    pub index: IndexArgs,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = PromptFormat::Xml, conflicts_with = "template")]
+    pub format: PromptFormat,
+    /// Show `skill://<name>/SKILL.md` URIs (what `skills serve` exposes) instead of paths
+    #[arg(long)]
+    pub uri: bool,
+    /// Print the activation block of this skill instead of the catalog (repeatable)
+    #[arg(long, value_name = "NAME")]
+    pub skill: Vec<String>,
+    /// Put the output between `<!-- skills:start -->` and `<!-- skills:end -->` in FILE
+    #[arg(long, value_name = "FILE")]
+    pub write: Option<PathBuf>,
+    /// Fail when a skill cannot be read (by default it is skipped with a warning)
+    #[arg(long)]
+    pub strict: bool,
+    /// Include skills hidden from models (`disable-model-invocation: true`, `metadata.internal: true`)
+    #[arg(long)]
+    pub all: bool,
+    /// Render this Jinja2 template instead of a built-in format
+    #[arg(long, value_name = "FILE")]
+    pub template: Option<PathBuf>,
+    /// Universal tools for templates: a JSON list of MCP tool definitions
+    #[arg(long, value_name = "FILE")]
+    pub tools: Option<PathBuf>,
+    /// Global resources for templates: a JSON list of MCP resources
+    #[arg(long, value_name = "FILE")]
+    pub resources: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PromptFormat {
+    /// `<available_skills>` as in the agentskills.io client guide
+    Xml,
+    /// Byte for byte what `skills-ref to-prompt` prints (hidden skills included, as there)
+    SkillsRef,
+    /// One JSON document (`"version": 1`)
+    Json,
+    /// `- **name**: description` lines
+    Markdown,
+    /// Level 1 of the router/specialist design: catalog, `view_skill` tool, routing rules
+    Router,
+    /// Level 2 of the router/specialist design: one skill with its tools and resources (needs `--skill`)
+    Specialist,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// List the user's skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project's
+    #[arg(short, long)]
+    pub global: bool,
+    /// Only skills installed for this agent (an id such as `claude-code`; repeatable)
+    #[arg(short, long = "agent", value_name = "AGENT")]
+    pub agents: Vec<String>,
+    /// Print one JSON document (`"version": 1`)
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Name of the new skill: creates `NAME/SKILL.md` [default: `./SKILL.md` named after the
+    /// current folder]
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::agents;
-use crate::skill::{LoadError, SKILL_MD, SKILL_MD_LOWER, Skill};
+use crate::skill::{Load, LoadError, SKILL_MD, SKILL_MD_LOWER, Skill};
 
 /// Folder names never searched for skills.
 pub const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "dist", "build", "__pycache__"];
@@ -199,7 +199,16 @@ impl SkillIndex {
 
     /// Finds and loads the skills under `roots`, keeping those whose name passes `filter`.
     pub fn build(roots: Vec<Root>, filter: &NameFilter) -> Result<SkillIndex, IndexError> {
-        let walker = Walker::default();
+        SkillIndex::build_with(roots, filter, Load::Full)
+    }
+
+    /// Like [`SkillIndex::build`], reading as much of each SKILL.md as `load` says.
+    pub fn build_with(
+        roots: Vec<Root>,
+        filter: &NameFilter,
+        load: Load,
+    ) -> Result<SkillIndex, IndexError> {
+        let walker = Walker::new(load);
         let mut entries = Vec::new();
         for (index, root) in roots.iter().enumerate() {
             entries.extend(walker.root(index, &root.path, root.scope == Scope::Path)?);
@@ -253,27 +262,42 @@ impl SkillIndex {
 
 /// The project's agent dirs (canonical first), then the user's, keeping those that exist.
 pub fn default_roots(project: &Path, global_only: bool) -> Vec<Root> {
-    let mut roots = Vec::new();
-    if !global_only {
-        for dir in agents::project_dirs() {
-            let path = project.join(dir);
-            if path.is_dir() {
-                roots.push(Root {
-                    path,
-                    scope: Scope::Project,
-                });
-            }
-        }
-    }
-    for path in agents::global_dirs() {
-        if path.is_dir() && !roots.iter().any(|r| r.path == path) {
-            roots.push(Root {
-                path,
-                scope: Scope::Global,
-            });
+    let mut roots = if global_only {
+        Vec::new()
+    } else {
+        project_roots(project)
+    };
+    for root in global_roots() {
+        if !roots.iter().any(|r| r.path == root.path) {
+            roots.push(root);
         }
     }
     roots
+}
+
+/// The project's agent dirs that exist, canonical dir first.
+pub fn project_roots(project: &Path) -> Vec<Root> {
+    agents::project_dirs()
+        .into_iter()
+        .map(|dir| project.join(dir))
+        .filter(|path| path.is_dir())
+        .map(|path| Root {
+            path,
+            scope: Scope::Project,
+        })
+        .collect()
+}
+
+/// The user's agent dirs that exist, canonical dir first.
+pub fn global_roots() -> Vec<Root> {
+    agents::global_dirs()
+        .into_iter()
+        .filter(|path| path.is_dir())
+        .map(|path| Root {
+            path,
+            scope: Scope::Global,
+        })
+        .collect()
 }
 
 /// The index entry of the skill in `dir`, from the bytes of its skill file (or why they could
@@ -284,10 +308,12 @@ fn entry(
     file: PathBuf,
     file_name: FileName,
     root: usize,
-    bytes: std::io::Result<Vec<u8>>,
+    bytes: std::io::Result<(Vec<u8>, bool)>,
 ) -> Entry {
     let skill = match (file_name, bytes) {
-        (FileName::Upper | FileName::Lower, Ok(bytes)) => Skill::parse(&dir, &file, bytes),
+        (FileName::Upper | FileName::Lower, Ok((bytes, complete))) => {
+            Skill::parse_head(&dir, &file, bytes, complete)
+        }
         (_, Err(source)) => Err(LoadError::Read {
             path: file.clone(),
             source,
@@ -314,8 +340,8 @@ fn entry(
 
 /// The search: folders are listed and skills loaded in parallel; results keep the order of a
 /// sequential walk.
-#[derive(Default)]
 struct Walker {
+    load: Load,
     problems: std::sync::Mutex<Vec<Problem>>,
     /// Real locations of folders already searched: ends symlink loops.
     visited: std::sync::Mutex<HashSet<PathBuf>>,
@@ -346,6 +372,22 @@ impl Real {
 }
 
 impl Walker {
+    fn new(load: Load) -> Walker {
+        Walker {
+            load,
+            problems: std::sync::Mutex::default(),
+            visited: std::sync::Mutex::default(),
+        }
+    }
+
+    /// The bytes of a skill file, as much as `load` asks for, and whether that is all of it.
+    fn read(&self, path: &Path) -> std::io::Result<(Vec<u8>, bool)> {
+        match self.load {
+            Load::Full => crate::skill::read_file(path, None).map(|bytes| (bytes, true)),
+            Load::Frontmatter => crate::skill::read_head(path),
+        }
+    }
+
     fn root(&self, root: usize, path: &Path, explicit: bool) -> Result<Vec<Entry>, IndexError> {
         let meta = std::fs::metadata(path).map_err(|source| IndexError::Io {
             path: path.to_path_buf(),
@@ -370,7 +412,7 @@ impl Walker {
                 _ => FileName::Misnamed,
             };
             let real = Real::ViaLink.resolve(&dir);
-            let bytes = crate::skill::read_file(path, None);
+            let bytes = self.read(path);
             return Ok(vec![entry(
                 dir,
                 real,
@@ -391,7 +433,7 @@ impl Walker {
         // Most folders searched are skills: opening SKILL.md straight away costs one system call
         // where listing the folder first costs five. Only folders without one are listed.
         let file = dir.join(SKILL_MD);
-        match crate::skill::read_file(&file, None) {
+        match self.read(&file) {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
             Err(err) if err.kind() == std::io::ErrorKind::IsADirectory => {
                 return vec![entry(
@@ -400,7 +442,7 @@ impl Walker {
                     file,
                     FileName::NotAFile,
                     root,
-                    Ok(Vec::new()),
+                    Ok((Vec::new(), true)),
                 )];
             }
             bytes => {
@@ -433,8 +475,8 @@ impl Walker {
         if let Some((file, file_name)) = skill_file(dir, &names) {
             // A skill folder reached twice is loaded twice and merged later.
             let bytes = match file_name {
-                FileName::Lower => crate::skill::read_file(&file, None),
-                _ => Ok(Vec::new()),
+                FileName::Lower => self.read(&file),
+                _ => Ok((Vec::new(), true)),
             };
             return vec![entry(
                 dir.to_path_buf(),

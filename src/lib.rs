@@ -9,9 +9,12 @@ pub mod cli;
 pub mod commands;
 pub mod env_vars;
 pub mod error;
+pub mod fsutil;
 pub mod index;
 pub mod lint;
+pub mod lock;
 pub mod output;
+pub mod prompt;
 pub mod skill;
 
 use std::ffi::OsString;

@@ -16,7 +16,7 @@ pub fn run(args: &LintArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         return list_rules(args.format, printer);
     }
     let config = config(args)?;
-    let index = super::build_index(&args.index, printer)?;
+    let index = super::build_index(&args.index, crate::skill::Load::Full, printer)?;
     if index.entries.is_empty() && index.problems.is_empty() {
         if args.index.paths.is_empty() {
             printer.warn("no skills found in the project's or the user's agent dirs");

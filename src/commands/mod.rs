@@ -1,7 +1,10 @@
 //! Dispatch: one file per subcommand, each `run(args, &Printer) -> Result<ExitStatus>`.
 
 pub mod completions;
+pub mod init;
 pub mod lint;
+pub mod list;
+pub mod prompt;
 
 use std::path::PathBuf;
 
@@ -9,10 +12,15 @@ use crate::cli::{Cli, Command, IndexArgs};
 use crate::error::{Error, ExitStatus};
 use crate::index::{NameFilter, SkillIndex};
 use crate::output::Printer;
+use crate::skill::Load;
 
 pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
     match cli.command {
         Command::Lint(args) => lint::run(&args, printer),
+        Command::Prompt(args) => prompt::run(&args, printer),
+        Command::List(args) => list::run(&args, printer),
+        Command::Init(args) => init::run(&args, printer),
+
         Command::Completions(args) => completions::run(&args, printer),
     }
 }
@@ -25,7 +33,7 @@ pub fn current_dir() -> Result<PathBuf, Error> {
 
 /// Builds the index the command line asks for, and says on stderr what was shadowed or could not
 /// be searched.
-pub fn build_index(args: &IndexArgs, printer: &Printer) -> Result<SkillIndex, Error> {
+pub fn build_index(args: &IndexArgs, load: Load, printer: &Printer) -> Result<SkillIndex, Error> {
     let cwd = current_dir()?;
     let filter = NameFilter::new(&args.include, &args.exclude)?;
     let roots = SkillIndex::roots(&args.paths, args.global, &cwd)?;
@@ -37,7 +45,7 @@ pub fn build_index(args: &IndexArgs, printer: &Printer) -> Result<SkillIndex, Er
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    let index = SkillIndex::build(roots, &filter)?;
+    let index = SkillIndex::build_with(roots, &filter, load)?;
     for entry in index.entries.iter().filter(|e| e.shadowed_by.is_some()) {
         if let Some(winner) = entry.shadowed_by.and_then(|i| index.entries.get(i)) {
             printer.debug(format_args!(

@@ -34,7 +34,7 @@ pub fn check(cx: &mut Cx<'_>, skill: &Skill) {
         cx.at(&rules::BOM, Some(Pos { line: 1, col: 1 }), "SKILL.md starts with a byte order mark".into())
             .help("save it as UTF-8 without BOM; `skills-ref` and other loaders find no frontmatter otherwise");
     }
-    for key in &skill.frontmatter.keys {
+    for key in skill.frontmatter.keys() {
         if SPEC_FIELDS.contains(&key.name.as_str()) {
             continue;
         }
@@ -56,7 +56,7 @@ pub fn check(cx: &mut Cx<'_>, skill: &Skill) {
             None => finding.help("custom data belongs under `metadata:`"),
         }
     }
-    for note in &skill.frontmatter.notes {
+    for note in skill.frontmatter.notes() {
         match note {
             StyleNote::FlowCollection(pos) => {
                 cx.at(&rules::FLOW_COLLECTION, Some(*pos), "flow collection (`[…]` or `{…}`) in frontmatter".into())

@@ -16,7 +16,7 @@ use super::quality::check_links;
 use super::rules;
 use crate::skill::Pos;
 use crate::skill::frontmatter::position;
-use crate::skill::inventory::FileKind;
+use crate::skill::inventory::{FileKind, is_secret_name};
 
 /// Most findings of one rule reported per file; the last one says how many more there are.
 const MAX_PER_FILE: usize = 10;
@@ -110,47 +110,6 @@ pub fn check(cx: &mut Cx<'_>) {
             }
         }
     }
-}
-
-/// File names that say they hold secrets (see `security/secret-file`).
-pub fn is_secret_name(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    if lower == ".env" {
-        return true;
-    }
-    if let Some(suffix) = lower.strip_prefix(".env.") {
-        return !matches!(
-            suffix,
-            "example" | "sample" | "template" | "dist" | "defaults" | "schema"
-        );
-    }
-    let (stem, extension) = lower.rsplit_once('.').unwrap_or((&lower, ""));
-    if matches!(extension, "pem" | "key" | "p12" | "pfx") {
-        return true;
-    }
-    if matches!(
-        lower.as_str(),
-        "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | ".netrc" | ".pgpass"
-    ) {
-        return true;
-    }
-    // `credentials.md` documents; `credentials.json` or `secrets` holds.
-    (stem.starts_with("credentials") || stem.starts_with("secrets"))
-        && matches!(
-            extension,
-            "" | "json"
-                | "yaml"
-                | "yml"
-                | "toml"
-                | "ini"
-                | "env"
-                | "cfg"
-                | "conf"
-                | "xml"
-                | "properties"
-                | "csv"
-                | "txt"
-        )
 }
 
 struct SecretPattern {
@@ -468,33 +427,6 @@ fn scan_remote_exec(cx: &mut Cx<'_>, path: &std::path::Path, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn secret_names() {
-        for name in [
-            ".env",
-            ".env.local",
-            "id_rsa",
-            "server.pem",
-            "tls.KEY",
-            "credentials",
-            "credentials.json",
-            "secrets.yaml",
-            ".netrc",
-        ] {
-            assert!(is_secret_name(name), "{name}");
-        }
-        for name in [
-            ".env.example",
-            "credentials.md",
-            "secrets-guide.md",
-            "keys.md",
-            "monkey.py",
-            "SKILL.md",
-        ] {
-            assert!(!is_secret_name(name), "{name}");
-        }
-    }
 
     #[test]
     fn secret_shapes() {

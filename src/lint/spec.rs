@@ -275,7 +275,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
 }
 
 /// A name close to `name` that passes the spec: lowercase, ASCII-ish, single hyphens.
-fn suggest_name(name: &str) -> String {
+pub fn suggest_name(name: &str) -> String {
     let mut out = String::new();
     for c in name.to_lowercase().chars() {
         if c.is_alphanumeric() {

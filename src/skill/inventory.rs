@@ -68,6 +68,21 @@ pub struct Inventory {
 }
 
 impl Inventory {
+    /// Files an agent may be shown and served: regular files (or links that stay inside the
+    /// skill), no dotfiles or files in dot-folders, no secret-named files.
+    pub fn servable(&self) -> impl Iterator<Item = &FileEntry> {
+        self.files.iter().filter(|f| {
+            let kind_ok = match &f.kind {
+                FileKind::File => true,
+                FileKind::Symlink(link) => !link.escapes && !link.to_dir && link.resolved.is_some(),
+                FileKind::Special => false,
+            };
+            kind_ok
+                && !f.rel.split('/').any(|part| part.starts_with('.'))
+                && !is_secret_name(f.file_name())
+        })
+    }
+
     /// Lists the skill folder `dir`.
     pub fn scan(dir: &Path) -> Inventory {
         let mut inventory = Inventory::default();
@@ -233,6 +248,47 @@ fn inspect_link(path: &Path, root: &Path) -> Link {
     }
 }
 
+/// File names that say they hold secrets (see `security/secret-file`).
+pub fn is_secret_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    if lower == ".env" {
+        return true;
+    }
+    if let Some(suffix) = lower.strip_prefix(".env.") {
+        return !matches!(
+            suffix,
+            "example" | "sample" | "template" | "dist" | "defaults" | "schema"
+        );
+    }
+    let (stem, extension) = lower.rsplit_once('.').unwrap_or((&lower, ""));
+    if matches!(extension, "pem" | "key" | "p12" | "pfx") {
+        return true;
+    }
+    if matches!(
+        lower.as_str(),
+        "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | ".netrc" | ".pgpass"
+    ) {
+        return true;
+    }
+    // `credentials.md` documents; `credentials.json` or `secrets` holds.
+    (stem.starts_with("credentials") || stem.starts_with("secrets"))
+        && matches!(
+            extension,
+            "" | "json"
+                | "yaml"
+                | "yml"
+                | "toml"
+                | "ini"
+                | "env"
+                | "cfg"
+                | "conf"
+                | "xml"
+                | "properties"
+                | "csv"
+                | "txt"
+        )
+}
+
 #[cfg(unix)]
 fn mode(meta: &fs::Metadata) -> u32 {
     use std::os::unix::fs::PermissionsExt;
@@ -265,6 +321,33 @@ mod tests {
         assert_eq!(rels, ["SKILL.md", "a.md", "b/c/d.txt"]);
         assert_eq!(inv.get("b/c/d.txt").unwrap().size, 3);
         assert_eq!(inv.total_size(), 4);
+    }
+
+    #[test]
+    fn secret_names() {
+        for name in [
+            ".env",
+            ".env.local",
+            "id_rsa",
+            "server.pem",
+            "tls.KEY",
+            "credentials",
+            "credentials.json",
+            "secrets.yaml",
+            ".netrc",
+        ] {
+            assert!(is_secret_name(name), "{name}");
+        }
+        for name in [
+            ".env.example",
+            "credentials.md",
+            "secrets-guide.md",
+            "keys.md",
+            "monkey.py",
+            "SKILL.md",
+        ] {
+            assert!(!is_secret_name(name), "{name}");
+        }
     }
 
     #[cfg(unix)]

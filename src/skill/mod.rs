@@ -11,6 +11,7 @@ pub mod package;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
@@ -28,8 +29,11 @@ pub struct Skill {
     pub dir: PathBuf,
     /// Its SKILL.md (or skill.md).
     pub file: PathBuf,
-    /// The whole file.
+    /// The whole file; only up to the end of the frontmatter when loaded with
+    /// [`Load::Frontmatter`].
     pub text: String,
+    /// Whether `text` is the whole file.
+    pub complete: bool,
     pub bom: bool,
     pub frontmatter: Frontmatter,
     /// Byte offset of the body in `text`.
@@ -42,10 +46,21 @@ pub struct Skill {
 pub struct Frontmatter {
     /// The mapping, keys in written order.
     pub map: Map<String, Value>,
-    pub keys: Vec<Key>,
-    pub notes: Vec<StyleNote>,
     /// File line of the first YAML line.
     pub line: usize,
+    /// The YAML text (line endings normalized), for the layout.
+    yaml: String,
+    /// Key positions and style notes, found on first use (only lint asks).
+    layout: OnceLock<(Vec<Key>, Vec<StyleNote>)>,
+}
+
+/// How much of each SKILL.md an index reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Load {
+    /// The whole file: bodies are available.
+    Full,
+    /// Only up to the closing `---`: enough for names and descriptions (catalogs, listings).
+    Frontmatter,
 }
 
 /// Why a SKILL.md could not be loaded. Positions are file lines and columns.
@@ -108,14 +123,14 @@ impl Skill {
         })?;
         let split = frontmatter::split(&text)?;
         let line_offset = split.yaml_line - 1;
-        let parsed = yaml::parse(&split.yaml).map_err(|err| LoadError::Yaml {
+        let value = yaml::value(&split.yaml).map_err(|err| LoadError::Yaml {
             message: err.message,
             pos: err.pos.map(|p| Pos {
                 line: p.line + line_offset,
                 col: p.col,
             }),
         })?;
-        let map = match parsed.value {
+        let map = match value {
             Value::Object(map) => map,
             other => {
                 return Err(LoadError::NotMapping {
@@ -131,54 +146,54 @@ impl Skill {
                 });
             }
         };
-        let shift = |p: Pos| Pos {
-            line: p.line + line_offset,
-            col: p.col,
-        };
-        let keys = parsed
-            .keys
-            .into_iter()
-            .map(|k| Key {
-                pos: shift(k.pos),
-                value_pos: shift(k.value_pos),
-                ..k
-            })
-            .collect();
-        let notes = parsed
-            .notes
-            .into_iter()
-            .map(|note| match note {
-                StyleNote::FlowCollection(p) => StyleNote::FlowCollection(shift(p)),
-                StyleNote::Anchor(p) => StyleNote::Anchor(shift(p)),
-                StyleNote::Alias(p) => StyleNote::Alias(shift(p)),
-                StyleNote::Tag(p, tag) => StyleNote::Tag(shift(p), tag),
-            })
-            .collect();
         let (bom, body_offset, body_line, yaml_line) = (
             split.bom,
             split.body_offset,
             split.body_line,
             split.yaml_line,
         );
+        let frontmatter = Frontmatter {
+            map,
+            line: yaml_line,
+            yaml: split.yaml,
+            layout: OnceLock::new(),
+        };
         Ok(Skill {
             dir: dir.to_path_buf(),
             file: file.to_path_buf(),
             text,
+            complete: true,
             bom,
-            frontmatter: Frontmatter {
-                map,
-                keys,
-                notes,
-                line: yaml_line,
-            },
+            frontmatter,
             body_offset,
             body_line,
         })
     }
 
-    /// The Markdown after the frontmatter.
+    /// Parses the head of a SKILL.md read by [`read_head`]: `complete` says whether it is the whole
+    /// file. A partial text keeps only the frontmatter.
+    pub fn parse_head(
+        dir: &Path,
+        file: &Path,
+        bytes: Vec<u8>,
+        complete: bool,
+    ) -> Result<Skill, LoadError> {
+        let mut skill = Skill::parse(dir, file, bytes)?;
+        if !complete {
+            skill.text.truncate(skill.body_offset);
+            skill.text.shrink_to_fit();
+            skill.complete = false;
+        }
+        Ok(skill)
+    }
+
+    /// The Markdown after the frontmatter (empty when only the frontmatter was loaded).
     pub fn body(&self) -> &str {
-        &self.text[self.body_offset..]
+        debug_assert!(
+            self.complete,
+            "body of a skill loaded with Load::Frontmatter"
+        );
+        self.text.get(self.body_offset..).unwrap_or_default()
     }
 
     /// The name as written, trimmed; numbers and booleans read as text. `None` when absent, null
@@ -224,40 +239,115 @@ impl Skill {
     }
 }
 
+/// The largest file read whole (a SKILL.md or a file lint scans); larger ones are refused, so a
+/// link to `/dev/zero` or a runaway file cannot exhaust memory.
+pub const MAX_READ: u64 = 64 << 20;
+
+/// Opens a file for reading without blocking on a FIFO (a `SKILL.md` that is a named pipe must
+/// not hang the whole run).
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+fn too_large(path: &Path) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!("`{}` is larger than {} MiB", path.display(), MAX_READ >> 20),
+    )
+}
+
 /// Reads a whole file. Unlike `fs::read`, no `stat` or `lseek` is made and no fresh buffer is
 /// zeroed: bytes go through a per-thread scratch buffer into a vector of exactly their size, which
 /// matters when thousands of small files are read. `size`, when known, sizes the scratch buffer.
+/// Reading stops with an error past [`MAX_READ`].
 pub fn read_file(path: &Path, size: Option<u64>) -> std::io::Result<Vec<u8>> {
     use std::cell::RefCell;
     use std::io::Read as _;
     thread_local! {
         static SCRATCH: RefCell<Vec<u8>> = RefCell::new(vec![0; 64 * 1024]);
     }
-    let mut file = std::fs::File::open(path)?;
+    let limit = usize::try_from(MAX_READ).unwrap_or(usize::MAX);
+    let mut file = open_nonblocking(path)?;
     SCRATCH.with_borrow_mut(|scratch| {
-        let wanted = size.map_or(0, |s| usize::try_from(s).unwrap_or(0).saturating_add(1));
+        let wanted = size
+            .map_or(0, |s| usize::try_from(s).unwrap_or(0).saturating_add(1))
+            .min(limit + 1);
         if scratch.len() < wanted {
             scratch.resize(wanted, 0);
         }
         let mut len = 0;
-        loop {
+        let result = loop {
+            if len > limit {
+                break Err(too_large(path));
+            }
             if len == scratch.len() {
-                scratch.resize(len * 2, 0);
+                scratch.resize((len * 2).min(limit + 1), 0);
             }
             match file.read(&mut scratch[len..]) {
-                Ok(0) => break,
+                Ok(0) => break Ok(scratch[..len].to_vec()),
                 Ok(n) => len += n,
                 Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(err),
+                Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => {
+                    break Ok(scratch[..len].to_vec());
+                }
+                Err(err) => break Err(err),
             }
-        }
-        let bytes = scratch[..len].to_vec();
+        };
         // A one-off huge file should not pin its buffer for the rest of the run.
         if scratch.len() > 1 << 20 {
             *scratch = vec![0; 64 * 1024];
         }
-        Ok(bytes)
+        result
     })
+}
+
+/// Reads a SKILL.md up to the end of its frontmatter (or all of it when that is not found):
+/// returns the bytes read and whether they are the whole file.
+pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, bool)> {
+    use std::io::Read as _;
+    const CHUNK: usize = 4096;
+    let mut file = open_nonblocking(path)?;
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut chunk = [0u8; CHUNK];
+    loop {
+        if bytes.len() as u64 > MAX_READ {
+            return Err(too_large(path));
+        }
+        let n = match file.read(&mut chunk) {
+            Ok(n) => n,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => 0,
+            Err(err) => return Err(err),
+        };
+        if n == 0 {
+            return Ok((bytes, true));
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+        // Stop as soon as the frontmatter is closed, or as soon as there is none.
+        let valid = match std::str::from_utf8(&bytes) {
+            Ok(text) => text,
+            Err(err) if err.error_len().is_none() => {
+                std::str::from_utf8(&bytes[..err.valid_up_to()]).unwrap_or("")
+            }
+            Err(_) => return Ok((bytes, false)),
+        };
+        match frontmatter::split(valid) {
+            Ok(split) => {
+                let end = split.body_offset;
+                bytes.truncate(end);
+                return Ok((bytes, false));
+            }
+            Err(frontmatter::SplitError::Missing) if valid.len() >= 4 => return Ok((bytes, false)),
+            Err(_) => {}
+        }
+    }
 }
 
 impl Frontmatter {
@@ -271,8 +361,48 @@ impl Frontmatter {
         }
     }
 
+    /// Top-level keys with their positions in the file, in written order.
+    pub fn keys(&self) -> &[Key] {
+        &self.layout().0
+    }
+
+    /// Constructs that strict YAML loaders reject, with positions in the file.
+    pub fn notes(&self) -> &[StyleNote] {
+        &self.layout().1
+    }
+
     pub fn key(&self, name: &str) -> Option<&Key> {
-        self.keys.iter().find(|k| k.name == name)
+        self.keys().iter().find(|k| k.name == name)
+    }
+
+    fn layout(&self) -> &(Vec<Key>, Vec<StyleNote>) {
+        self.layout.get_or_init(|| {
+            // The value parsed, so the events do too; positions move to file lines.
+            let (keys, notes) = yaml::layout(&self.yaml).unwrap_or_default();
+            let offset = self.line - 1;
+            let shift = |p: Pos| Pos {
+                line: p.line + offset,
+                col: p.col,
+            };
+            let keys = keys
+                .into_iter()
+                .map(|k| Key {
+                    pos: shift(k.pos),
+                    value_pos: shift(k.value_pos),
+                    ..k
+                })
+                .collect();
+            let notes = notes
+                .into_iter()
+                .map(|note| match note {
+                    StyleNote::FlowCollection(p) => StyleNote::FlowCollection(shift(p)),
+                    StyleNote::Anchor(p) => StyleNote::Anchor(shift(p)),
+                    StyleNote::Alias(p) => StyleNote::Alias(shift(p)),
+                    StyleNote::Tag(p, tag) => StyleNote::Tag(shift(p), tag),
+                })
+                .collect();
+            (keys, notes)
+        })
     }
 }
 

@@ -68,19 +68,21 @@ pub struct YamlError {
     pub pos: Option<Pos>,
 }
 
-/// Parses frontmatter YAML (line endings already normalized to `\n`).
+/// Parses frontmatter YAML (line endings already normalized to `\n`): the value and the layout.
 pub fn parse(text: &str) -> Result<Yaml, YamlError> {
+    let value = value(text)?;
+    let (keys, notes) = layout(text)?;
+    Ok(Yaml { value, keys, notes })
+}
+
+/// The value of frontmatter YAML, without positions (what every command but lint needs).
+pub fn value(text: &str) -> Result<Value, YamlError> {
     let options = serde_saphyr::options! {
         strict_booleans: true,
         with_snippet: false,
         budget: serde_saphyr::budget! { max_depth: MAX_DEPTH, max_nodes: MAX_NODES },
     };
-    let value: Value = match serde_saphyr::from_str_with_options(text, options) {
-        Ok(value) => value,
-        Err(err) => return Err(convert_error(&err)),
-    };
-    let (keys, notes) = scan(text)?;
-    Ok(Yaml { value, keys, notes })
+    serde_saphyr::from_str_with_options(text, options).map_err(|err| convert_error(&err))
 }
 
 fn convert_error(err: &serde_saphyr::Error) -> YamlError {
@@ -97,7 +99,7 @@ fn convert_error(err: &serde_saphyr::Error) -> YamlError {
 }
 
 /// Walks the events once for key positions and style notes.
-fn scan(text: &str) -> Result<(Vec<Key>, Vec<StyleNote>), YamlError> {
+pub fn layout(text: &str) -> Result<(Vec<Key>, Vec<StyleNote>), YamlError> {
     let mut keys = Vec::new();
     let mut notes = Vec::new();
     let mut depth = 0usize;

@@ -36,6 +36,20 @@ hyperfine --warmup 2 --runs 10 --export-markdown "$WORK/lint-$N.md" \
 cat "$WORK/lint-$N.md"
 echo "== skills-ref validate(), in one process (the same checks as spec+compat)"
 /usr/bin/time -f "skills-ref: %e s wall, %M KB max RSS" "$WORK/venv/bin/python" tests/bench/skills_ref_validate.py "$SET"
+echo "== skills prompt against skills-ref to_prompt() (in one process)"
+hyperfine --warmup 2 --runs 10 --export-markdown "$WORK/prompt-$N.md" \
+    -n "skills prompt" "$SKILLS prompt $SET > /dev/null" \
+    -n "skills prompt --format skills-ref" "$SKILLS prompt --format skills-ref $SET > /dev/null"
+cat "$WORK/prompt-$N.md"
+"$WORK/venv/bin/python" tests/bench/skills_ref_prompt.py "$SET" > "$WORK/ref-prompt.xml"
+"$SKILLS" prompt --format skills-ref "$SET" > "$WORK/our-prompt.xml"
+cmp "$WORK/ref-prompt.xml" "$WORK/our-prompt.xml" && echo "--format skills-ref output is byte-identical on $N skills"
+echo "== skills list with 1000 installed skills"
+PROJ="$WORK/list-project"
+if [ ! -d "$PROJ/.claude/skills" ]; then
+    mkdir -p "$PROJ/.claude/skills" && python3 tests/bench/gen_skills.py "$PROJ/.claude/skills" 1000
+fi
+(cd "$PROJ" && hyperfine --warmup 2 --runs 20 -n "skills list" "$SKILLS list > /dev/null" -n "skills list --json" "$SKILLS list --json > /dev/null")
 echo "== peak memory"
 /usr/bin/time -f "skills lint: %e s wall, %M KB max RSS" "$SKILLS" lint "$SET" --format json >/dev/null || true
 echo "== a real-world-shaped set with defects: the summary's per-rule counts"

@@ -52,7 +52,7 @@ proptest! {
         if let Ok(skill) = Skill::parse(Path::new("d"), Path::new("d/SKILL.md"), text.clone().into_bytes()) {
             // Positions point inside the file.
             let lines = frontmatter::lines(&text).count().max(1);
-            for key in &skill.frontmatter.keys {
+            for key in skill.frontmatter.keys() {
                 prop_assert!(key.pos.line <= lines + 1, "{key:?} beyond {lines} lines");
             }
             prop_assert!(text.ends_with(skill.body()));
@@ -71,6 +71,29 @@ proptest! {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Reading only the head of a SKILL.md gives the same frontmatter as reading all of it.
+    #[test]
+    fn head_load_agrees_with_full_load(text in frontmatterish(), pad in 0usize..9000) {
+        let temp = tempfile::tempdir().unwrap();
+        let file = temp.path().join("SKILL.md");
+        // Long files make the head reader cross its chunk boundaries.
+        let text = format!("{text}{}", "x".repeat(pad));
+        std::fs::write(&file, &text).unwrap();
+        let full = Skill::load(temp.path(), &file);
+        let (bytes, complete) = skills::skill::read_head(&file).unwrap();
+        let head = Skill::parse_head(temp.path(), &file, bytes, complete);
+        match (full, head) {
+            (Ok(full), Ok(head)) => {
+                prop_assert_eq!(&full.frontmatter.map, &head.frontmatter.map);
+                prop_assert_eq!(full.body_offset, head.body_offset);
+            }
+            (Err(full), Err(head)) => prop_assert_eq!(
+                std::mem::discriminant(&full), std::mem::discriminant(&head), "{} vs {}", full, head
+            ),
+            (full, head) => prop_assert!(false, "full {:?} vs head {:?}", full.is_ok(), head.is_ok()),
+        }
+    }
 
     #[test]
     fn lint_never_panics(skill_md in frontmatterish(), other in any::<Vec<u8>>(), name in "[a-zA-Z0-9._ -]{1,16}") {

@@ -397,6 +397,15 @@ fn bad_input_never_panics() {
     file.set_len(100 << 20).unwrap();
     #[cfg(unix)]
     {
+        // A named pipe and an endless device: neither may hang or exhaust the run.
+        std::fs::create_dir_all(root.join("fifo")).unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(root.join("fifo/SKILL.md"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::create_dir_all(root.join("zero")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", root.join("zero/SKILL.md")).unwrap();
         std::os::unix::fs::symlink("../loop", root.join("loop")).unwrap();
         std::fs::create_dir_all(root.join("cycle")).unwrap();
         std::os::unix::fs::symlink("..", root.join("cycle/up")).unwrap();
@@ -422,6 +431,10 @@ fn bad_input_never_panics() {
         ("empty", "spec/frontmatter-missing"),
         ("binary", "spec/not-utf8"),
         ("huge", "size/file-too-large"),
+        #[cfg(unix)]
+        ("fifo", "security/special-file"),
+        #[cfg(unix)]
+        ("zero", "security/symlink-escape"),
     ] {
         assert!(codes.contains(&expected), "{expected:?} in {codes:?}");
     }

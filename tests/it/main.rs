@@ -6,4 +6,7 @@ mod compat;
 mod fuzz;
 mod generated;
 mod help;
+mod init;
 mod lint;
+mod list;
+mod prompt;

@@ -1,0 +1,153 @@
+//! `skills list`: what is installed where, and where it came from.
+
+use crate::common::{TestContext, run, write};
+use crate::snapshot;
+
+#[test]
+fn table_and_json() {
+    let context = TestContext::new();
+    context.skill(".agents/skills/pdf", "pdf");
+    #[cfg(unix)]
+    {
+        std::fs::create_dir_all(context.project.join(".claude/skills")).unwrap();
+        std::os::unix::fs::symlink(
+            "../../.agents/skills/pdf",
+            context.project.join(".claude/skills/pdf"),
+        )
+        .unwrap();
+    }
+    context.skill(".claude/skills/review", "review");
+    context.skill(".sisu/skills/review", "review");
+    context.write(
+        "skills-lock.json",
+        r#"{"version": 1, "skills": {"pdf": {"source": "acme/skills", "sourceType": "github", "ref": "main",
+            "commit": "0123456789abcdef0123456789abcdef01234567",
+            "computedHash": "799cb59755eb15ba60969619c8f0334ea22fb555783bc2b7f78c2c869c770c11"}}}"#,
+    );
+    snapshot!(context, context.command().arg("list"), @"
+    exit: 0
+    ----- stdout -----
+    ┌───────────────────┬────────────────────────┬─────────────┬────────────────┬───────────────────────┬────────────┐
+    │ Name              ┆ Agents                 ┆ Source      ┆ Version        ┆ Path                  ┆ Descriptio │
+    │                   ┆                        ┆             ┆                ┆                       ┆ n          │
+    ╞═══════════════════╪════════════════════════╪═════════════╪════════════════╪═══════════════════════╪════════════╡
+    │ pdf               ┆ universal, claude-code ┆ acme/skills ┆ main (0123456) ┆ .agents/skills/pdf    ┆ Does pdf…  │
+    │ review            ┆ claude-code            ┆ local       ┆                ┆ .claude/skills/review ┆ Does…      │
+    │ review (shadowed) ┆ sisu                   ┆ local       ┆                ┆ .sisu/skills/review   ┆ Does…      │
+    └───────────────────┴────────────────────────┴─────────────┴────────────────┴───────────────────────┴────────────┘
+    ----- stderr -----
+    ");
+    snapshot!(context, context.command().args(["ls", "--json"]), @r#"
+    exit: 0
+    ----- stdout -----
+    {
+      "version": 1,
+      "skills": [
+        {
+          "name": "pdf",
+          "description": "Does pdf things. Use when the user asks for pdf.",
+          "path": ".agents/skills/pdf",
+          "agents": [
+            "amp",
+            "antigravity",
+            "antigravity-cli",
+            "cline",
+            "codex",
+            "cursor",
+            "deepagents",
+            "dexto",
+            "droid",
+            "firebender",
+            "fx",
+            "gemini-cli",
+            "github-copilot",
+            "kilo",
+            "kimi-code-cli",
+            "loaf",
+            "opencode",
+            "pi",
+            "replit",
+            "sarvam-code",
+            "warp",
+            "zed",
+            "promptscript",
+            "universal",
+            "claude-code"
+          ],
+          "scope": "project",
+          "source": "acme/skills",
+          "source_type": "github",
+          "ref": "main",
+          "commit": "0123456789abcdef0123456789abcdef01234567"
+        },
+        {
+          "name": "review",
+          "description": "Does review things. Use when the user asks for review.",
+          "path": ".claude/skills/review",
+          "agents": [
+            "claude-code"
+          ],
+          "scope": "project",
+          "source": "local"
+        },
+        {
+          "name": "review",
+          "description": "Does review things. Use when the user asks for review.",
+          "path": ".sisu/skills/review",
+          "agents": [
+            "sisu"
+          ],
+          "scope": "project",
+          "source": "local",
+          "shadowed_by": ".claude/skills/review"
+        }
+      ]
+    }
+    ----- stderr -----
+    "#);
+    let output = run(context.command().args(["list", "--json", "-a", "sisu"]));
+    let json: serde_json::Value = serde_json::from_str(&output.stdout).unwrap();
+    assert_eq!(json["skills"].as_array().unwrap().len(), 1);
+    assert_eq!(json["skills"][0]["shadowed_by"], ".claude/skills/review");
+}
+
+#[test]
+fn global_scope_and_empty() {
+    let context = TestContext::new();
+    snapshot!(context, context.command().arg("list"), @"
+    exit: 0
+    ----- stdout -----
+    ----- stderr -----
+    No skills installed in this project
+    hint: `skills list -g` lists the user's skills; `skills add owner/repo` installs some
+    ");
+    write(
+        &context.home.join(".claude/skills/mine/SKILL.md"),
+        "---\nname: mine\ndescription: Mine. Use when asked.\n---\nbody\n",
+    );
+    let output = run(context.command().args(["list", "-g", "--json"]));
+    let json: serde_json::Value = serde_json::from_str(&output.stdout).unwrap();
+    assert_eq!(json["skills"][0]["name"], "mine");
+    assert_eq!(
+        json["skills"][0]["agents"],
+        serde_json::json!(["claude-code"])
+    );
+    assert_eq!(json["skills"][0]["scope"], "global");
+    let output = run(context.command().args(["list", "-a", "nope"]));
+    assert_eq!(output.code, 2);
+}
+
+#[test]
+fn broken_lock_is_an_error() {
+    let context = TestContext::new();
+    context.skill(".agents/skills/pdf", "pdf");
+    context.write("skills-lock.json", r#"{"version": 1, "skills": {"pdf": {"source": "x", "sourceType": "svn", "computedHash": "x"}}}"#);
+    snapshot!(context, context.command().arg("list"), @"
+    exit: 2
+    ----- stdout -----
+    ----- stderr -----
+    error: `[TEMP]/project/skills-lock.json`: entry `pdf` has an unknown `sourceType` `svn`
+
+    hint: fix the file by hand or restore it from version control; `skills` never drops entries it cannot read
+    ");
+}
