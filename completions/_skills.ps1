@@ -36,6 +36,10 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed skills: name, agents, source, path')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List installed skills: name, agents, source, path')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a new skill that passes `skills lint --strict`')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Install skills from a repository, URL or folder into agent dirs')
+            [CompletionResult]::new('a', 'a', [CompletionResultType]::ParameterValue, 'Install skills from a repository, URL or folder into agent dirs')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove installed skills and their lock entries')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove installed skills and their lock entries')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -141,6 +145,114 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'skills;add' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Skills to install (repeatable, or comma-separated; `*` for all)')
+            [CompletionResult]::new('--skill', '--skill', [CompletionResultType]::ParameterName, 'Skills to install (repeatable, or comma-separated; `*` for all)')
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]')
+            [CompletionResult]::new('--max-file-size', '--max-file-size', [CompletionResultType]::ParameterName, 'Largest file a skill may contain')
+            [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Largest total size of a skill')
+            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill may contain')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Install for the user (`~/.agents/skills`, …) instead of the project')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Install for the user (`~/.agents/skills`, …) instead of the project')
+            [CompletionResult]::new('--copy', '--copy', [CompletionResultType]::ParameterName, 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Shorthand for `--skill ''*'' --agent ''*'' --yes`')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'List the skills the source offers and install nothing')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the skills the source offers and install nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be installed where, and install nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)')
+            [CompletionResult]::new('--full-depth', '--full-depth', [CompletionResultType]::ParameterName, 'Search the whole source even when its root is a skill')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'skills;a' {
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Skills to install (repeatable, or comma-separated; `*` for all)')
+            [CompletionResult]::new('--skill', '--skill', [CompletionResultType]::ParameterName, 'Skills to install (repeatable, or comma-separated; `*` for all)')
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]')
+            [CompletionResult]::new('--max-file-size', '--max-file-size', [CompletionResultType]::ParameterName, 'Largest file a skill may contain')
+            [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Largest total size of a skill')
+            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill may contain')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Install for the user (`~/.agents/skills`, …) instead of the project')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Install for the user (`~/.agents/skills`, …) instead of the project')
+            [CompletionResult]::new('--copy', '--copy', [CompletionResultType]::ParameterName, 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Shorthand for `--skill ''*'' --agent ''*'' --yes`')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'List the skills the source offers and install nothing')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the skills the source offers and install nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be installed where, and install nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)')
+            [CompletionResult]::new('--full-depth', '--full-depth', [CompletionResultType]::ParameterName, 'Search the whole source even when its root is a skill')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'skills;remove' {
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Remove only from these agents (repeatable, or comma-separated)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Remove only from these agents (repeatable, or comma-separated)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Remove every installed skill')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Remove from the user''s dirs instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Remove from the user''s dirs instead of the project''s')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be removed, and remove nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'skills;rm' {
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Remove only from these agents (repeatable, or comma-separated)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Remove only from these agents (repeatable, or comma-separated)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Remove every installed skill')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Remove from the user''s dirs instead of the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Remove from the user''s dirs instead of the project''s')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be removed, and remove nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'skills;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
@@ -159,6 +271,8 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed skills: name, agents, source, path')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a new skill that passes `skills lint --strict`')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Install skills from a repository, URL or folder into agent dirs')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove installed skills and their lock entries')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -173,6 +287,12 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             break
         }
         'skills;help;init' {
+            break
+        }
+        'skills;help;add' {
+            break
+        }
+        'skills;help;remove' {
             break
         }
         'skills;help;completions' {

@@ -16,6 +16,12 @@ _skills() {
             ",$1")
                 cmd="skills"
                 ;;
+            skills,a)
+                cmd="skills__subcmd__add"
+                ;;
+            skills,add)
+                cmd="skills__subcmd__add"
+                ;;
             skills,completions)
                 cmd="skills__subcmd__completions"
                 ;;
@@ -37,6 +43,15 @@ _skills() {
             skills,prompt)
                 cmd="skills__subcmd__prompt"
                 ;;
+            skills,remove)
+                cmd="skills__subcmd__remove"
+                ;;
+            skills,rm)
+                cmd="skills__subcmd__remove"
+                ;;
+            skills__subcmd__help,add)
+                cmd="skills__subcmd__help__subcmd__add"
+                ;;
             skills__subcmd__help,completions)
                 cmd="skills__subcmd__help__subcmd__completions"
                 ;;
@@ -55,6 +70,9 @@ _skills() {
             skills__subcmd__help,prompt)
                 cmd="skills__subcmd__help__subcmd__prompt"
                 ;;
+            skills__subcmd__help,remove)
+                cmd="skills__subcmd__help__subcmd__remove"
+                ;;
             *)
                 ;;
         esac
@@ -62,12 +80,58 @@ _skills() {
 
     case "${cmd}" in
         skills)
-            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version lint prompt list ls init completions help"
+            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version lint prompt list ls init add a remove rm completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__add)
+            opts="-s -a -g -y -l -q -v -h -V --skill --agent --global --copy --yes --all --list --dry-run --force --full-depth --json --max-file-size --max-skill-size --max-files --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --skill)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -a)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-file-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-skill-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-files)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -98,8 +162,22 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help)
-            opts="lint prompt list init completions help"
+            opts="lint prompt list init add remove completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -182,6 +260,20 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help__subcmd__prompt)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__remove)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -329,6 +421,32 @@ _skills() {
                     return 0
                     ;;
                 --resources)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__remove)
+            opts="-a -g -y -q -v -h -V --all --agent --global --yes --dry-run --json --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -a)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

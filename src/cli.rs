@@ -52,6 +52,12 @@ pub enum Command {
     List(ListArgs),
     /// Create a new skill that passes `skills lint --strict`
     Init(InitArgs),
+    /// Install skills from a repository, URL or folder into agent dirs
+    #[command(visible_alias = "a")]
+    Add(AddArgs),
+    /// Remove installed skills and their lock entries
+    #[command(visible_alias = "rm")]
+    Remove(RemoveArgs),
     /// Print a shell completion script
     Completions(CompletionsArgs),
 }
@@ -183,6 +189,97 @@ pub struct ListArgs {
     /// Only skills installed for this agent (an id such as `claude-code`; repeatable)
     #[arg(short, long = "agent", value_name = "AGENT")]
     pub agents: Vec<String>,
+    /// Print one JSON document (`"version": 1`)
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Size limits on what one skill may bring.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Limits")]
+pub struct LimitArgs {
+    /// Largest file a skill may contain
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "10MiB")]
+    pub max_file_size: u64,
+    /// Largest total size of a skill
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "50MiB")]
+    pub max_skill_size: u64,
+    /// Most files a skill may contain
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub max_files: usize,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(
+    after_long_help = "Sources:\n  owner/repo, owner/repo/sub/path, owner/repo@skill, owner/repo#ref\n  \
+https://github.com/owner/repo/tree/<ref>/<path>, https://gitlab.com/group/repo\n  \
+git@host:owner/repo.git, ssh://…, https://host/repo.git, file:///path/repo.git#ref\n  \
+./local/folder, /abs/path\n\nExamples:\n  skills add owner/repo --list\n  \
+skills add owner/repo --skill pdf -a claude-code -y\n  skills add ./my-skills --skill '*' -y --copy"
+)]
+pub struct AddArgs {
+    /// Where the skills are (see the forms below)
+    #[arg(value_name = "SOURCE")]
+    pub source: Option<String>,
+
+    /// Skills to install (repeatable, or comma-separated; `*` for all)
+    #[arg(short, long = "skill", value_name = "NAME", num_args = 1.., value_delimiter = ',')]
+    pub skills: Vec<String>,
+    /// Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the
+    /// agents whose dirs exist in the project, plus `.agents/skills`]
+    #[arg(short, long = "agent", value_name = "AGENT", num_args = 1.., value_delimiter = ',')]
+    pub agents: Vec<String>,
+    /// Install for the user (`~/.agents/skills`, …) instead of the project
+    #[arg(short, long)]
+    pub global: bool,
+    /// Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks
+    #[arg(long)]
+    pub copy: bool,
+    /// Do not ask for confirmation
+    #[arg(short, long)]
+    pub yes: bool,
+    /// Shorthand for `--skill '*' --agent '*' --yes`
+    #[arg(long)]
+    pub all: bool,
+    /// List the skills the source offers and install nothing
+    #[arg(short, long)]
+    pub list: bool,
+    /// Print what would be installed where, and install nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Replace skill folders that `skills-lock.json` does not know (they may hold your edits)
+    #[arg(long)]
+    pub force: bool,
+    /// Search the whole source even when its root is a skill
+    #[arg(long)]
+    pub full_depth: bool,
+    /// Print one JSON document (`"version": 1`)
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct RemoveArgs {
+    /// Skills to remove, by name, or every skill of a source (`owner/repo`)
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+    /// Remove every installed skill
+    #[arg(long, conflicts_with = "names")]
+    pub all: bool,
+    /// Remove only from these agents (repeatable, or comma-separated)
+    #[arg(short, long = "agent", value_name = "AGENT", num_args = 1.., value_delimiter = ',')]
+    pub agents: Vec<String>,
+    /// Remove from the user's dirs instead of the project's
+    #[arg(short, long)]
+    pub global: bool,
+    /// Do not ask for confirmation
+    #[arg(short, long)]
+    pub yes: bool,
+    /// Print what would be removed, and remove nothing
+    #[arg(long)]
+    pub dry_run: bool,
     /// Print one JSON document (`"version": 1`)
     #[arg(long)]
     pub json: bool,

@@ -498,7 +498,10 @@ impl Walker {
         }
         let children: Vec<(PathBuf, Real)> = names
             .iter()
-            .filter(|(name, _)| !SKIPPED_DIRS.contains(&name.as_str()))
+            .filter(|(name, _)| {
+                !SKIPPED_DIRS.contains(&name.as_str())
+                    && !name.starts_with(crate::install::TEMP_PREFIX)
+            })
             .filter_map(|(name, entry)| {
                 let path = entry.path();
                 let (is_dir, is_link) = match entry.file_type() {

@@ -11,11 +11,13 @@ pub mod env_vars;
 pub mod error;
 pub mod fsutil;
 pub mod index;
+pub mod install;
 pub mod lint;
 pub mod lock;
 pub mod output;
 pub mod prompt;
 pub mod skill;
+pub mod source;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

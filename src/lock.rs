@@ -2,10 +2,13 @@
 //!
 //! The project lock is the reference installer's version-1 schema (so `npx skills` reads ours
 //! and we read theirs) plus our own fields, which the reference ignores: `commit`, `agents`,
-//! `mode`, `files`. The on-disk struct ([`ProjectLockWire`]) is converted into a validated
-//! model ([`Lock`]) with errors that name the entry; unknown fields are kept as written.
+//! `mode`, `files`. The user's lock (`~/.agents/.skill-lock.json`, or under `$XDG_STATE_HOME`)
+//! is the reference's version-3 schema: the hash is `skillFolderHash` and entries carry
+//! `installedAt`/`updatedAt`. The on-disk struct ([`LockWire`]) is converted into a validated
+//! model ([`Lock`]) with errors that name the entry; unknown fields are kept as written, and a
+//! file that cannot be read is refused, never emptied.
 //! The writer is canonical: keys sorted at every level, two-space indent, final newline, no
-//! timestamps, rewritten only when the content changed.
+//! timestamps in the project lock, rewritten only when the content changed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,6 +18,43 @@ use serde_json::{Map, Value};
 
 pub const PROJECT_LOCK: &str = "skills-lock.json";
 pub const PROJECT_LOCK_VERSION: u64 = 1;
+pub const GLOBAL_LOCK_VERSION: u64 = 3;
+
+/// Which of the two lockfiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LockKind {
+    /// `skills-lock.json` of a project (version 1).
+    #[default]
+    Project,
+    /// The user's `.skill-lock.json` (version 3).
+    Global,
+}
+
+impl LockKind {
+    fn version(self) -> u64 {
+        match self {
+            LockKind::Project => PROJECT_LOCK_VERSION,
+            LockKind::Global => GLOBAL_LOCK_VERSION,
+        }
+    }
+
+    fn hash_field(self) -> &'static str {
+        match self {
+            LockKind::Project => "computedHash",
+            LockKind::Global => "skillFolderHash",
+        }
+    }
+}
+
+/// Where the user's lock lives: `$XDG_STATE_HOME/skills/.skill-lock.json`, else
+/// `~/.agents/.skill-lock.json` (as the reference installer).
+pub fn global_lock_path() -> Option<PathBuf> {
+    if let Some(state) = std::env::var_os(crate::env_vars::XDG_STATE_HOME).filter(|v| !v.is_empty())
+    {
+        return Some(PathBuf::from(state).join("skills/.skill-lock.json"));
+    }
+    dirs::home_dir().map(|home| home.join(".agents/.skill-lock.json"))
+}
 
 /// Where a skill came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -71,17 +111,18 @@ impl InstallMode {
 }
 
 /// One locked skill, validated.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct LockEntry {
     /// As the user typed it (`owner/repo`, a path relative to the lock, a URL).
     pub source: String,
-    pub source_type: SourceType,
+    pub source_type: Option<SourceType>,
     pub source_url: Option<String>,
     /// The ref asked for (branch or tag), when one was.
     pub git_ref: Option<String>,
     /// The SKILL.md inside the source (`skills/pdf/SKILL.md`).
     pub skill_path: Option<String>,
-    /// The reference installer's hash of the skill folder (64 hex digits).
+    /// The reference installer's hash of the skill folder (64 hex digits): `computedHash` in the
+    /// project lock, `skillFolderHash` in the user's.
     pub computed_hash: String,
     /// The resolved commit (40 hex digits), for git sources.
     pub commit: Option<String>,
@@ -90,48 +131,67 @@ pub struct LockEntry {
     pub mode: Option<InstallMode>,
     /// `relative/path` → `sha256:<hex>` of every installed file.
     pub files: BTreeMap<String, String>,
+    /// `installedAt` / `updatedAt` (user's lock only).
+    pub installed_at: Option<String>,
+    pub updated_at: Option<String>,
     /// Fields neither we nor the reference know, kept as written.
     pub extra: Map<String, Value>,
 }
 
-/// A project lockfile, validated.
+impl LockEntry {
+    pub fn source_type(&self) -> SourceType {
+        self.source_type.unwrap_or(SourceType::Local)
+    }
+}
+
+/// A lockfile, validated.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Lock {
+    pub kind: LockKind,
     pub skills: BTreeMap<String, LockEntry>,
     /// Top-level fields we do not know, kept as written.
     pub extra: Map<String, Value>,
 }
 
-/// The project lock as it is on disk.
+/// A lock as it is on disk (fields in the alphabetical order of their JSON names).
 #[derive(Debug, Serialize, Deserialize)]
-pub struct ProjectLockWire {
-    pub version: u64,
+pub struct LockWire {
     #[serde(default)]
     pub skills: BTreeMap<String, EntryWire>,
+    pub version: u64,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+/// One entry on disk. Fields are listed in the alphabetical order of their JSON names, so that
+/// serializing writes sorted keys without an intermediate `Value`.
+#[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EntryWire {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agents: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed_hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<BTreeMap<String, String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub installed_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub git_ref: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill_folder_hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill_path: Option<String>,
     pub source: Option<String>,
     pub source_type: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_url: Option<String>,
-    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
-    pub git_ref: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub skill_path: Option<String>,
-    pub computed_hash: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub commit: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub agents: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mode: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub files: Option<BTreeMap<String, String>>,
+    pub updated_at: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -193,8 +253,21 @@ fn is_hex(text: &str, len: usize) -> bool {
 }
 
 impl Lock {
-    /// Reads the lock at `path`; `Ok(None)` when there is none.
+    /// An empty lock of `kind`.
+    pub fn new(kind: LockKind) -> Lock {
+        Lock {
+            kind,
+            ..Lock::default()
+        }
+    }
+
+    /// Reads the project lock at `path`; `Ok(None)` when there is none.
     pub fn read(path: &Path) -> Result<Option<Lock>, LockError> {
+        Lock::read_kind(path, LockKind::Project)
+    }
+
+    /// Reads the lock of `kind` at `path`; `Ok(None)` when there is none.
+    pub fn read_kind(path: &Path, kind: LockKind) -> Result<Option<Lock>, LockError> {
         let bytes = match std::fs::read(path) {
             Ok(bytes) => bytes,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -205,86 +278,38 @@ impl Lock {
                 });
             }
         };
-        Lock::parse(path, &bytes).map(Some)
+        Lock::parse_kind(path, &bytes, kind).map(Some)
     }
 
     /// Parses and validates the bytes of a project lock (`path` names it in errors).
     pub fn parse(path: &Path, bytes: &[u8]) -> Result<Lock, LockError> {
-        let wire: ProjectLockWire =
-            serde_json::from_slice(bytes).map_err(|source| LockError::Json {
-                path: path.to_path_buf(),
-                source,
-            })?;
-        if wire.version != PROJECT_LOCK_VERSION {
+        Lock::parse_kind(path, bytes, LockKind::Project)
+    }
+
+    /// Parses and validates the bytes of a lock of `kind`.
+    pub fn parse_kind(path: &Path, bytes: &[u8], kind: LockKind) -> Result<Lock, LockError> {
+        let wire: LockWire = serde_json::from_slice(bytes).map_err(|source| LockError::Json {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        if wire.version != kind.version() {
             return Err(LockError::Version {
                 path: path.to_path_buf(),
                 found: wire.version,
-                expected: PROJECT_LOCK_VERSION,
+                expected: kind.version(),
             });
         }
         let mut skills = BTreeMap::new();
         for (name, entry) in wire.skills {
-            let problem = |problem: String| LockError::Entry {
+            let entry = validate(entry, kind).map_err(|problem| LockError::Entry {
                 path: path.to_path_buf(),
                 name: name.clone(),
                 problem,
-            };
-            let source = entry
-                .source
-                .ok_or_else(|| problem("has no `source`".into()))?;
-            let source_type = entry
-                .source_type
-                .ok_or_else(|| problem("has no `sourceType`".into()))?;
-            let source_type = SourceType::parse(&source_type)
-                .ok_or_else(|| problem(format!("has an unknown `sourceType` `{source_type}`")))?;
-            let computed_hash = entry
-                .computed_hash
-                .ok_or_else(|| problem("has no `computedHash`".into()))?;
-            if !is_hex(&computed_hash, 64) {
-                return Err(problem(format!(
-                    "has a `computedHash` that is not 64 hex digits: `{computed_hash}`"
-                )));
-            }
-            if let Some(commit) = &entry.commit
-                && !is_hex(commit, 40)
-            {
-                return Err(problem(format!(
-                    "has a `commit` that is not 40 hex digits: `{commit}`"
-                )));
-            }
-            let mode = match entry.mode.as_deref() {
-                None => None,
-                Some("copy") => Some(InstallMode::Copy),
-                Some("symlink") => Some(InstallMode::Symlink),
-                Some(other) => return Err(problem(format!("has an unknown `mode` `{other}`"))),
-            };
-            let files = entry.files.unwrap_or_default();
-            if let Some((file, digest)) = files
-                .iter()
-                .find(|(_, d)| !d.strip_prefix("sha256:").is_some_and(|h| is_hex(h, 64)))
-            {
-                return Err(problem(format!(
-                    "lists `{file}` with a digest that is not `sha256:<hex>`: `{digest}`"
-                )));
-            }
-            skills.insert(
-                name.clone(),
-                LockEntry {
-                    source,
-                    source_type,
-                    source_url: entry.source_url,
-                    git_ref: entry.git_ref,
-                    skill_path: entry.skill_path,
-                    computed_hash,
-                    commit: entry.commit,
-                    agents: entry.agents.unwrap_or_default(),
-                    mode,
-                    files,
-                    extra: entry.extra,
-                },
-            );
+            })?;
+            skills.insert(name, entry);
         }
         Ok(Lock {
+            kind,
             skills,
             extra: wire.extra,
         })
@@ -292,19 +317,23 @@ impl Lock {
 
     /// The canonical bytes of this lock.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let wire = ProjectLockWire {
-            version: PROJECT_LOCK_VERSION,
+        let global = self.kind == LockKind::Global;
+        let wire = LockWire {
+            version: self.kind.version(),
             skills: self
                 .skills
                 .iter()
                 .map(|(name, e)| {
                     let entry = EntryWire {
                         source: Some(e.source.clone()),
-                        source_type: Some(e.source_type.as_str().to_owned()),
+                        source_type: e.source_type.map(|t| t.as_str().to_owned()),
                         source_url: e.source_url.clone(),
                         git_ref: e.git_ref.clone(),
                         skill_path: e.skill_path.clone(),
-                        computed_hash: Some(e.computed_hash.clone()),
+                        computed_hash: (!global).then(|| e.computed_hash.clone()),
+                        skill_folder_hash: global.then(|| e.computed_hash.clone()),
+                        installed_at: if global { e.installed_at.clone() } else { None },
+                        updated_at: if global { e.updated_at.clone() } else { None },
                         commit: e.commit.clone(),
                         agents: (!e.agents.is_empty()).then(|| e.agents.clone()),
                         mode: e.mode.map(|m| m.as_str().to_owned()),
@@ -316,11 +345,24 @@ impl Lock {
                 .collect(),
             extra: self.extra.clone(),
         };
-        canonical_json(&serde_json::to_value(&wire).unwrap_or(Value::Null))
+        let has_extra = !wire.extra.is_empty() || wire.skills.values().any(|e| !e.extra.is_empty());
+        if has_extra {
+            // Unknown fields must be merged into the sorted order: go through a `Value`.
+            return to_canonical_bytes(serde_json::to_value(&wire).unwrap_or(Value::Null));
+        }
+        let mut bytes = serde_json::to_vec_pretty(&wire).unwrap_or_default();
+        bytes.push(b'\n');
+        bytes
     }
 
     /// Writes the lock to `path` atomically, only when its bytes change; returns whether it wrote.
     pub fn write(&self, path: &Path) -> Result<bool, LockError> {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|source| LockError::Write {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        }
         crate::fsutil::write_if_changed(path, &self.to_bytes()).map_err(|source| LockError::Write {
             path: path.to_path_buf(),
             source,
@@ -328,26 +370,170 @@ impl Lock {
     }
 }
 
+/// Checks one entry of the wire format and turns it into the model.
+fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, String> {
+    let source = entry.source.ok_or("has no `source`")?;
+    let source_type = match entry.source_type {
+        Some(text) => {
+            Some(SourceType::parse(&text).ok_or(format!("has an unknown `sourceType` `{text}`"))?)
+        }
+        None if kind == LockKind::Global => None,
+        None => return Err("has no `sourceType`".into()),
+    };
+    let field = kind.hash_field();
+    let computed_hash = match kind {
+        LockKind::Project => entry.computed_hash,
+        LockKind::Global => entry.skill_folder_hash,
+    }
+    .ok_or(format!("has no `{field}`"))?;
+    if !is_hex(&computed_hash, 64) {
+        return Err(format!(
+            "has a `{field}` that is not 64 hex digits: `{computed_hash}`"
+        ));
+    }
+    if let Some(commit) = &entry.commit
+        && !is_hex(commit, 40)
+    {
+        return Err(format!(
+            "has a `commit` that is not 40 hex digits: `{commit}`"
+        ));
+    }
+    let mode = match entry.mode.as_deref() {
+        None => None,
+        Some("copy") => Some(InstallMode::Copy),
+        Some("symlink") => Some(InstallMode::Symlink),
+        Some(other) => return Err(format!("has an unknown `mode` `{other}`")),
+    };
+    let files = entry.files.unwrap_or_default();
+    if let Some((file, digest)) = files
+        .iter()
+        .find(|(_, d)| !d.strip_prefix("sha256:").is_some_and(|h| is_hex(h, 64)))
+    {
+        return Err(format!(
+            "lists `{file}` with a digest that is not `sha256:<hex>`: `{digest}`"
+        ));
+    }
+    if let Some(unsafe_path) = files
+        .keys()
+        .find(|p| p.split('/').any(|part| part == ".." || part.is_empty()) || p.starts_with('/'))
+    {
+        return Err(format!("lists an unsafe file path `{unsafe_path}`"));
+    }
+    Ok(LockEntry {
+        source,
+        source_type,
+        source_url: entry.source_url,
+        git_ref: entry.git_ref,
+        skill_path: entry.skill_path,
+        computed_hash,
+        commit: entry.commit,
+        agents: entry.agents.unwrap_or_default(),
+        mode,
+        files,
+        installed_at: entry.installed_at,
+        updated_at: entry.updated_at,
+        extra: entry.extra,
+    })
+}
+
 /// JSON with object keys sorted at every level, two-space indent and a final newline.
 pub fn canonical_json(value: &Value) -> Vec<u8> {
-    fn sort(value: &Value) -> Value {
+    to_canonical_bytes(value.clone())
+}
+
+/// [`canonical_json`], consuming the value: keys are sorted in place, without a second copy
+/// (a lock of a thousand skills is megabytes as a `Value`).
+fn to_canonical_bytes(value: Value) -> Vec<u8> {
+    fn sort(value: &mut Value) {
         match value {
             Value::Object(map) => {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort();
-                Value::Object(
-                    keys.into_iter()
-                        .map(|k| (k.clone(), sort(&map[k])))
-                        .collect(),
-                )
+                map.sort_keys();
+                map.values_mut().for_each(sort);
             }
-            Value::Array(items) => Value::Array(items.iter().map(sort).collect()),
-            other => other.clone(),
+            Value::Array(items) => items.iter_mut().for_each(sort),
+            _ => {}
         }
     }
-    let mut bytes = serde_json::to_vec_pretty(&sort(value)).unwrap_or_default();
+    let mut value = value;
+    sort(&mut value);
+    let mut bytes = serde_json::to_vec_pretty(&value).unwrap_or_default();
     bytes.push(b'\n');
     bytes
+}
+
+/// The reference installer's `computedHash`: sha256 over `path ‖ bytes` of every file, paths
+/// `/`-separated and sorted by ICU root collation (JavaScript's `localeCompare`), no separators.
+pub fn computed_hash<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> String {
+    use sha2::{Digest, Sha256};
+    let mut files: Vec<(&str, &[u8])> = files.into_iter().collect();
+    let collator = icu_collator::Collator::try_new(
+        icu_collator::CollatorPreferences::default(),
+        icu_collator::options::CollatorOptions::default(),
+    );
+    match collator {
+        Ok(collator) => files.sort_by(|a, b| collator.compare(a.0, b.0)),
+        // Compiled-in data cannot be missing; keep a total order anyway.
+        Err(_) => files.sort_by(|a, b| a.0.cmp(b.0)),
+    }
+    let mut hasher = Sha256::new();
+    for (path, bytes) in files {
+        hasher.update(path.as_bytes());
+        hasher.update(bytes);
+    }
+    hex::encode(hasher.finalize())
+}
+
+/// `sha256:<hex>` of `bytes`, as in the lock's `files` map and MCP digests.
+pub fn digest(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
+}
+
+/// An advisory lock held while a lockfile is read, changed and written, so that concurrent runs
+/// on one project take turns. It lives in the cache dir (nothing is added to the project), keyed
+/// by the lockfile's real path; the OS releases it if the process dies.
+pub struct Guard {
+    _file: std::fs::File,
+}
+
+impl Guard {
+    pub fn acquire(
+        lock_path: &Path,
+        cache: &Path,
+        printer: &crate::output::Printer,
+    ) -> std::io::Result<Guard> {
+        use sha2::{Digest, Sha256};
+        let real = lock_path
+            .parent()
+            .and_then(|dir| {
+                std::fs::canonicalize(if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                })
+                .ok()
+            })
+            .map_or_else(
+                || lock_path.to_path_buf(),
+                |dir| dir.join(lock_path.file_name().unwrap_or_default()),
+            );
+        let key = hex::encode(Sha256::digest(real.to_string_lossy().as_bytes()));
+        let dir = cache.join("locks");
+        std::fs::create_dir_all(&dir)?;
+        let file = std::fs::File::create(dir.join(format!("{}.lock", &key[..24])))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                printer.status(format_args!(
+                    "Waiting for another `skills` run on `{}`",
+                    lock_path.display()
+                ));
+                file.lock()?;
+            }
+            Err(std::fs::TryLockError::Error(err)) => return Err(err),
+        }
+        Ok(Guard { _file: file })
+    }
 }
 
 #[cfg(test)]
@@ -369,7 +555,8 @@ mod tests {
     #[test]
     fn reads_the_reference_and_writes_canonical_bytes() {
         let lock = Lock::parse(Path::new("l.json"), REFERENCE.as_bytes()).unwrap();
-        assert_eq!(lock.skills["alpha"].source_type, SourceType::Git);
+        assert_eq!(lock.kind, LockKind::Project);
+        assert_eq!(lock.skills["alpha"].source_type, Some(SourceType::Git));
         let bytes = String::from_utf8(lock.to_bytes()).unwrap();
         assert_eq!(
             bytes,
@@ -398,6 +585,59 @@ mod tests {
         );
         let again = Lock::parse(Path::new("l.json"), bytes.as_bytes()).unwrap();
         assert_eq!(again, lock, "round trip");
+        // Without unknown fields the direct writer is used: same canonical bytes.
+        let mut plain = lock.clone();
+        plain.skills.get_mut("alpha").unwrap().extra.clear();
+        plain.skills.get_mut("alpha").unwrap().agents = vec!["claude-code".into()];
+        plain.skills.get_mut("alpha").unwrap().installed_at =
+            Some("ignored in a project lock".into());
+        let direct = plain.to_bytes();
+        let value: Value = serde_json::from_slice(&direct).unwrap();
+        assert_eq!(direct, canonical_json(&value));
+    }
+
+    #[test]
+    fn computed_hash_matches_the_reference() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/computed-hash");
+        let expected: Value =
+            serde_json::from_slice(&std::fs::read(root.join("expected.json")).unwrap()).unwrap();
+        for (name, want) in expected["skills"].as_object().unwrap() {
+            let inventory = crate::skill::inventory::Inventory::scan(&root.join(name));
+            let files: Vec<(String, Vec<u8>)> = inventory
+                .files
+                .iter()
+                .map(|f| (f.rel.clone(), std::fs::read(&f.path).unwrap()))
+                .collect();
+            let hash = computed_hash(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())));
+            assert_eq!(hash, want["computedHash"].as_str().unwrap(), "{name}");
+        }
+    }
+
+    #[test]
+    fn global_lock_v3() {
+        let text = r#"{"version": 3, "skills": {"alpha": {"source": "/src", "sourceType": "local", "sourceUrl": "/src",
+            "skillFolderHash": "799cb59755eb15ba60969619c8f0334ea22fb555783bc2b7f78c2c869c770c11",
+            "installedAt": "2026-11-22T05:18:22.445Z", "updatedAt": "2026-11-22T05:18:22.445Z"}}, "dismissed": {}}"#;
+        let lock =
+            Lock::parse_kind(Path::new("g.json"), text.as_bytes(), LockKind::Global).unwrap();
+        assert_eq!(
+            lock.skills["alpha"].installed_at.as_deref(),
+            Some("2026-11-22T05:18:22.445Z")
+        );
+        let bytes = String::from_utf8(lock.to_bytes()).unwrap();
+        assert!(
+            bytes.contains("\"skillFolderHash\"")
+                && !bytes.contains("computedHash")
+                && bytes.contains("\"dismissed\": {}"),
+            "{bytes}"
+        );
+        assert_eq!(
+            Lock::parse_kind(Path::new("g.json"), bytes.as_bytes(), LockKind::Global).unwrap(),
+            lock
+        );
+        let err =
+            Lock::parse_kind(Path::new("g.json"), text.as_bytes(), LockKind::Project).unwrap_err();
+        assert!(err.to_string().contains("version 3"), "{err}");
     }
 
     #[test]

@@ -121,7 +121,7 @@ fn item(entry: &Entry, index: &SkillIndex, lock: Option<&Lock>, cwd: &Path, glob
         agents,
         scope: if global { "global" } else { "project" },
         source: locked.map_or_else(|| "local".to_owned(), |l| l.source.clone()),
-        source_type: locked.map(|l| l.source_type.as_str()),
+        source_type: locked.map(|l| l.source_type().as_str()),
         git_ref: locked.and_then(|l| l.git_ref.clone()),
         commit: locked.and_then(|l| l.commit.clone()),
         shadowed_by: entry

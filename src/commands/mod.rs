@@ -1,10 +1,13 @@
 //! Dispatch: one file per subcommand, each `run(args, &Printer) -> Result<ExitStatus>`.
 
+pub mod add;
 pub mod completions;
 pub mod init;
 pub mod lint;
 pub mod list;
 pub mod prompt;
+pub mod remove;
+pub mod scope;
 
 use std::path::PathBuf;
 
@@ -20,6 +23,8 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
         Command::Prompt(args) => prompt::run(&args, printer),
         Command::List(args) => list::run(&args, printer),
         Command::Init(args) => init::run(&args, printer),
+        Command::Add(args) => add::run(&args, printer),
+        Command::Remove(args) => remove::run(&args, printer),
 
         Command::Completions(args) => completions::run(&args, printer),
     }

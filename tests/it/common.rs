@@ -48,9 +48,20 @@ impl TestContext {
 
     /// `skills` with a hermetic environment, run in the project directory.
     pub fn command(&self) -> Command {
-        let mut command = Command::cargo_bin("skills").expect("binary built");
+        Command::from_std(self.std_command())
+    }
+
+    /// The same, as a plain `std::process::Command` (to spawn several at once).
+    pub fn std_command(&self) -> std::process::Command {
+        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("skills"));
         for var in SCRUBBED {
             command.env_remove(var);
+        }
+        // A test run from a git hook inherits GIT_DIR and friends; the binary must not see them.
+        for (var, _) in std::env::vars_os() {
+            if var.to_string_lossy().starts_with("GIT_") {
+                command.env_remove(var);
+            }
         }
         let root = self.temp.path();
         command

@@ -119,3 +119,12 @@ fn skill_rule_reference() {
     report(&stale);
     assert!(Path::new(&repo().join("skills/writing-skills/SKILL.md")).exists());
 }
+
+/// The README lists every agent `-a` accepts.
+#[test]
+fn readme_lists_every_agent() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    for agent in skills::agents::AGENTS {
+        assert!(readme.contains(&format!("| `{}` | `{}` |", agent.id, agent.project_dir)), "{}", agent.id);
+    }
+}

@@ -1,7 +1,9 @@
 //! Integration tests: the real binary, hermetic environment, one module per command.
 
 mod common;
+mod gitfixture;
 
+mod add;
 mod compat;
 mod fuzz;
 mod generated;
@@ -10,3 +12,5 @@ mod init;
 mod lint;
 mod list;
 mod prompt;
+
+pub use add::add_source_display;

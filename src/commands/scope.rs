@@ -1,0 +1,181 @@
+//! Project or user scope: where the lock is, and which agent dirs a command works on.
+//!
+//! Defaults without `-a`, as the design says: in a project, the agents whose skills dir already
+//! exists plus the canonical `.agents/skills`, or `.agents/skills` and `.claude/skills` when no
+//! agent dir exists yet; for the user, the agents found on this machine plus `~/.agents/skills`,
+//! or `~/.agents/skills` and Claude Code's. No dir is created for an agent nobody asked for.
+
+use std::path::PathBuf;
+
+use crate::agents::{self, AGENTS, Agent, CANONICAL_DIR};
+use crate::error::Error;
+use crate::lock::{Lock, LockError, LockKind, PROJECT_LOCK};
+use crate::source::git::GitSettings;
+
+/// One agent skills dir and the agents it is recorded for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub dir: PathBuf,
+    pub agents: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Scope {
+    pub global: bool,
+    /// The project root (the working directory).
+    pub project: PathBuf,
+    pub lock_path: PathBuf,
+    /// `.agents/skills` of the project, or `~/.agents/skills`.
+    pub canonical: PathBuf,
+}
+
+pub fn lock_error(err: LockError) -> Error {
+    let hint = err.hint();
+    let error = Error::msg(err.to_string()).with_source(err);
+    match hint {
+        Some(hint) => error.with_hint(hint),
+        None => error,
+    }
+}
+
+impl Scope {
+    pub fn new(global: bool) -> Result<Scope, Error> {
+        let project = super::current_dir()?;
+        if !global {
+            return Ok(Scope {
+                global,
+                lock_path: project.join(PROJECT_LOCK),
+                canonical: project.join(CANONICAL_DIR),
+                project,
+            });
+        }
+        let lock_path = crate::lock::global_lock_path()
+            .ok_or_else(|| Error::msg("cannot find the home directory").with_hint("set HOME"))?;
+        let canonical = agents::expand("~/.agents/skills")
+            .ok_or_else(|| Error::msg("cannot find the home directory"))?;
+        Ok(Scope {
+            global,
+            project,
+            lock_path,
+            canonical,
+        })
+    }
+
+    pub fn lock_kind(&self) -> LockKind {
+        if self.global {
+            LockKind::Global
+        } else {
+            LockKind::Project
+        }
+    }
+
+    /// The lock of this scope (empty when there is none yet).
+    pub fn read_lock(&self) -> Result<Lock, Error> {
+        Ok(Lock::read_kind(&self.lock_path, self.lock_kind())
+            .map_err(lock_error)?
+            .unwrap_or_else(|| Lock::new(self.lock_kind())))
+    }
+
+    /// The git cache and progress settings.
+    pub fn git_settings(progress: bool) -> GitSettings {
+        GitSettings::from_env(progress)
+    }
+
+    /// The skills dir of `agent` in this scope.
+    pub fn agent_dir(&self, agent: &Agent) -> Option<PathBuf> {
+        if self.global {
+            if agent.project_dir == CANONICAL_DIR && agent.id == "universal" {
+                return Some(self.canonical.clone());
+            }
+            agent.global_path()
+        } else {
+            Some(self.project.join(agent.project_dir))
+        }
+    }
+
+    /// Targets for agent ids given on the command line (`*` for all).
+    pub fn targets_for(&self, ids: &[String]) -> Result<Vec<Target>, Error> {
+        let mut agents: Vec<&'static Agent> = Vec::new();
+        for id in ids {
+            if id == "*" {
+                agents.extend(AGENTS.iter().filter(|a| self.agent_dir(a).is_some()));
+                continue;
+            }
+            let agent = agents::find(id).ok_or_else(|| {
+                let near: Vec<&str> = AGENTS
+                    .iter()
+                    .map(|a| a.id)
+                    .filter(|a| strsim::levenshtein(a, id) <= 2)
+                    .collect();
+                let hint = if near.is_empty() {
+                    "agent ids look like `claude-code`, `codex`, `cursor`, `sisu`".to_owned()
+                } else {
+                    format!("did you mean `{}`?", near.join("` or `"))
+                };
+                Error::msg(format!("unknown agent `{id}`")).with_hint(hint)
+            })?;
+            if self.agent_dir(agent).is_none() {
+                return Err(Error::msg(format!(
+                    "{} has no user-level skills dir",
+                    agent.display_name
+                ))
+                .with_hint("install it into the project instead (without `-g`)"));
+            }
+            agents.push(agent);
+        }
+        Ok(self.group(agents.iter().map(|a| (*a, a.id))))
+    }
+
+    /// Targets when no agent is named.
+    pub fn default_targets(&self) -> Vec<Target> {
+        let detected: Vec<&'static Agent> = if self.global {
+            AGENTS
+                .iter()
+                .filter(|a| a.is_detected(&self.project) && a.global_dir.is_some())
+                .collect()
+        } else {
+            AGENTS
+                .iter()
+                .filter(|a| self.project.join(a.project_dir).is_dir())
+                .collect()
+        };
+        let fallback = if detected.is_empty() {
+            agents::find("claude-code")
+        } else {
+            None
+        };
+        let universal = agents::find("universal").map(|a| (a, "universal"));
+        let mut pairs: Vec<(&'static Agent, &'static str)> = universal.into_iter().collect();
+        for agent in detected.into_iter().chain(fallback) {
+            // The canonical dir is recorded once, as `universal`.
+            if self.agent_dir(agent).as_ref() == Some(&self.canonical) {
+                continue;
+            }
+            pairs.push((agent, agent.id));
+        }
+        self.group(pairs.into_iter())
+    }
+
+    /// Groups agents by skills dir, canonical dir first, in table order otherwise.
+    fn group(&self, agents: impl Iterator<Item = (&'static Agent, &'static str)>) -> Vec<Target> {
+        let mut targets: Vec<Target> = Vec::new();
+        for (agent, id) in agents {
+            let Some(dir) = self.agent_dir(agent) else {
+                continue;
+            };
+            match targets.iter_mut().find(|t| t.dir == dir) {
+                Some(target) => {
+                    if !target.agents.contains(&id) {
+                        target.agents.push(id);
+                    }
+                }
+                None => targets.push(Target {
+                    dir,
+                    agents: vec![id],
+                }),
+            }
+        }
+        targets.sort_by_key(|t| t.dir != self.canonical);
+        targets
+    }
+}

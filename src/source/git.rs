@@ -1,0 +1,568 @@
+//! Git sources through libgit2: one bare cache repository per remote URL, shallow fetches of the
+//! one commit needed, trees read from the object database.
+//!
+//! Invariants: a commit already in the cache is never fetched again (a ref advertisement is all
+//! it costs); local repositories (`file://`, paths) are opened in place, never copied; credentials
+//! come from `GITHUB_TOKEN`/`GH_TOKEN` (GitHub over HTTPS only) or the ssh agent, and no prompt is
+//! ever shown; the cache repository is locked while it is fetched into, so concurrent runs wait.
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+use git2::{AutotagOption, Direction, FetchOptions, Oid, RemoteCallbacks, Repository};
+use sha2::{Digest, Sha256};
+
+use super::tree::GitTree;
+
+/// A remote ref: its full name and the commit it points to (tags peeled).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteRef {
+    pub name: String,
+    pub oid: Oid,
+}
+
+/// What to fetch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Want {
+    /// The remote's default branch.
+    Head,
+    /// A branch, tag or full ref name.
+    Ref(String),
+    /// An exact commit (40 hex digits); `fallback` is a ref to fetch in full when the server does
+    /// not serve commits by id.
+    Commit {
+        oid: String,
+        fallback: Option<String>,
+    },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    #[error("cannot reach `{url}`")]
+    Unreachable {
+        url: String,
+        #[source]
+        source: git2::Error,
+    },
+    #[error("`{url}` refused the credentials (or needs some)")]
+    Auth {
+        url: String,
+        #[source]
+        source: git2::Error,
+    },
+    #[error("no repository at `{url}`")]
+    NotFound {
+        url: String,
+        #[source]
+        source: git2::Error,
+    },
+    #[error("`{url}` has no branch, tag or commit `{wanted}`")]
+    UnknownRef {
+        url: String,
+        wanted: String,
+        known: Vec<String>,
+    },
+    #[error("`{url}` no longer has commit `{oid}` (history rewritten?)")]
+    MissingCommit { url: String, oid: String },
+    #[error("git failed on `{url}`")]
+    Git {
+        url: String,
+        #[source]
+        source: git2::Error,
+    },
+    #[error("cannot use the cache `{}`", path.display())]
+    Cache {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl FetchError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            FetchError::Unreachable { .. } => {
+                Some("check the network, or set SKILLS_GITHUB_URL to a reachable mirror".into())
+            }
+            FetchError::Auth { url, .. }
+                if url.starts_with("git@") || url.starts_with("ssh://") =>
+            {
+                Some("load a key into the ssh agent (`ssh-add`) that the host accepts".into())
+            }
+            FetchError::Auth { .. } => {
+                Some("for private GitHub repositories set GITHUB_TOKEN (or GH_TOKEN)".into())
+            }
+            FetchError::NotFound { .. } => {
+                Some("check `owner/repo` (a private repository also needs GITHUB_TOKEN)".into())
+            }
+            FetchError::UnknownRef { known, .. } if !known.is_empty() => Some(format!(
+                "the remote has {}{}",
+                known
+                    .iter()
+                    .take(8)
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if known.len() > 8 { ", …" } else { "" }
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// Settings of a fetch, from the environment and the command line.
+#[derive(Debug, Clone)]
+pub struct GitSettings {
+    /// Root of the cache (`$SKILLS_CACHE_DIR` or the user cache dir + `/skills`).
+    pub cache: PathBuf,
+    /// Draw a transfer progress bar.
+    pub progress: bool,
+}
+
+impl GitSettings {
+    pub fn from_env(progress: bool) -> GitSettings {
+        let cache = std::env::var_os(crate::env_vars::SKILLS_CACHE_DIR)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| dirs::cache_dir().map(|d| d.join("skills")))
+            .unwrap_or_else(|| std::env::temp_dir().join("skills-cache"));
+        GitSettings { cache, progress }
+    }
+}
+
+/// The local repository a `file://` URL or a plain path names, if the URL is one.
+fn local_path(url: &str) -> Option<PathBuf> {
+    if let Some(rest) = url.strip_prefix("file://") {
+        return Some(PathBuf::from(percent_decode(rest)));
+    }
+    let path = Path::new(url);
+    (path.is_absolute() && path.exists()).then(|| path.to_path_buf())
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(byte) = text
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(byte);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn is_github_https(url: &str) -> bool {
+    let host = url
+        .strip_prefix("https://")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or("");
+    let enterprise = std::env::var("GH_HOST").ok();
+    host == "github.com" || host.ends_with(".github.com") || enterprise.as_deref() == Some(host)
+}
+
+/// Callbacks that answer credential requests without ever prompting, and draw progress.
+fn callbacks<'a>(
+    url: &'a str,
+    attempts: &'a Cell<u32>,
+    bar: Option<&'a indicatif::ProgressBar>,
+) -> RemoteCallbacks<'a> {
+    let mut callbacks = RemoteCallbacks::new();
+    callbacks.credentials(move |_url, username, allowed| {
+        // libgit2 asks again after a refusal; a second refusal is final.
+        attempts.set(attempts.get() + 1);
+        if attempts.get() > 2 {
+            return Err(git2::Error::from_str("authentication failed"));
+        }
+        if allowed.contains(git2::CredentialType::SSH_KEY) {
+            return git2::Cred::ssh_key_from_agent(username.unwrap_or("git"));
+        }
+        if allowed.contains(git2::CredentialType::USER_PASS_PLAINTEXT) && is_github_https(url) {
+            let token = [crate::env_vars::GITHUB_TOKEN, crate::env_vars::GH_TOKEN]
+                .iter()
+                .find_map(|var| std::env::var(var).ok().filter(|t| !t.is_empty()));
+            if let Some(token) = token {
+                return git2::Cred::userpass_plaintext("x-access-token", &token);
+            }
+        }
+        Err(git2::Error::from_str(
+            "no credentials available (set GITHUB_TOKEN, or add a key to the ssh agent)",
+        ))
+    });
+    if let Some(bar) = bar {
+        callbacks.transfer_progress(move |stats| {
+            bar.set_length(stats.total_objects() as u64);
+            bar.set_position(stats.received_objects() as u64);
+            true
+        });
+    }
+    callbacks
+}
+
+/// Classifies a libgit2 failure against `url`.
+fn classify(url: &str, err: git2::Error) -> FetchError {
+    let message = err.message().to_ascii_lowercase();
+    let url = url.to_owned();
+    if err.code() == git2::ErrorCode::Auth
+        || message.contains("authentication")
+        || message.contains("credentials")
+        || message.contains("401")
+        || message.contains("403")
+    {
+        return FetchError::Auth { url, source: err };
+    }
+    if message.contains("not found")
+        || message.contains("404")
+        || message.contains("does not appear to be a git repository")
+        || message.contains("repository")
+        || message.contains("early eof")
+    {
+        return FetchError::NotFound { url, source: err };
+    }
+    if err.class() == git2::ErrorClass::Net
+        || err.class() == git2::ErrorClass::Os
+        || err.class() == git2::ErrorClass::Ssl
+        || message.contains("connect")
+        || message.contains("resolve")
+        || message.contains("timed out")
+    {
+        return FetchError::Unreachable { url, source: err };
+    }
+    FetchError::Git { url, source: err }
+}
+
+/// The cache repository for `url`: `<cache>/git/<readable name>-<hash>`.
+fn cache_path(settings: &GitSettings, url: &str) -> PathBuf {
+    let digest = hex::encode(Sha256::digest(url.as_bytes()));
+    let readable: String = url
+        .rsplit(['/', ':'])
+        .find(|s| !s.is_empty())
+        .unwrap_or("repo")
+        .trim_end_matches(".git")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(40)
+        .collect();
+    settings
+        .cache
+        .join("git")
+        .join(format!("{readable}-{}", &digest[..16]))
+}
+
+/// Refs of a remote repository (`ls-remote`): one ref advertisement, no object transfer.
+pub fn ls_remote(url: &str, settings: &GitSettings) -> Result<Vec<RemoteRef>, FetchError> {
+    if let Some(path) = local_path(url) {
+        let repo = Repository::open(&path).map_err(|e| classify(url, e))?;
+        return local_refs(&repo).map_err(|e| classify(url, e));
+    }
+    let repo = open_cache(settings, url)?;
+    let mut remote = repo.remote_anonymous(url).map_err(|e| classify(url, e))?;
+    let attempts = Cell::new(0);
+    let connection = remote
+        .connect_auth(
+            Direction::Fetch,
+            Some(callbacks(url, &attempts, None)),
+            None,
+        )
+        .map_err(|e| classify(url, e))?;
+    let heads = connection.list().map_err(|e| classify(url, e))?;
+    let mut refs: Vec<RemoteRef> = Vec::new();
+    for head in heads {
+        let name = head.name();
+        if let Some(tag) = name.strip_suffix("^{}") {
+            // A peeled annotated tag: the commit replaces the tag object.
+            if let Some(existing) = refs.iter_mut().find(|r| r.name == tag) {
+                existing.oid = head.oid();
+            }
+            continue;
+        }
+        refs.push(RemoteRef {
+            name: name.to_owned(),
+            oid: head.oid(),
+        });
+        if name == "HEAD"
+            && let Some(target) = head.symref_target()
+        {
+            refs.push(RemoteRef {
+                name: format!("HEAD->{target}"),
+                oid: head.oid(),
+            });
+        }
+    }
+    Ok(refs)
+}
+
+fn local_refs(repo: &Repository) -> Result<Vec<RemoteRef>, git2::Error> {
+    let mut refs = Vec::new();
+    if let Ok(head) = repo.head()
+        && let Ok(commit) = head.peel_to_commit()
+    {
+        refs.push(RemoteRef {
+            name: "HEAD".into(),
+            oid: commit.id(),
+        });
+        if let Some(target) = head.name().ok().filter(|n| *n != "HEAD") {
+            refs.push(RemoteRef {
+                name: format!("HEAD->{target}"),
+                oid: commit.id(),
+            });
+        }
+    }
+    for reference in repo.references()? {
+        let reference = reference?;
+        let (Ok(name), Ok(commit)) = (reference.name(), reference.peel_to_commit()) else {
+            continue;
+        };
+        refs.push(RemoteRef {
+            name: name.to_owned(),
+            oid: commit.id(),
+        });
+    }
+    Ok(refs)
+}
+
+/// Short names of branches and tags (`main`, `feature/x`, `v1.0`) for ref resolution and hints.
+pub fn short_names(refs: &[RemoteRef]) -> Vec<String> {
+    refs.iter()
+        .filter_map(|r| {
+            r.name
+                .strip_prefix("refs/heads/")
+                .or_else(|| r.name.strip_prefix("refs/tags/"))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The full ref name and commit of `wanted` among `refs`.
+pub fn resolve(
+    url: &str,
+    refs: &[RemoteRef],
+    wanted: &Want,
+) -> Result<(Option<String>, Oid), FetchError> {
+    let unknown = |wanted: &str| FetchError::UnknownRef {
+        url: url.to_owned(),
+        wanted: wanted.to_owned(),
+        known: short_names(refs),
+    };
+    match wanted {
+        Want::Head => {
+            let target = refs
+                .iter()
+                .find_map(|r| r.name.strip_prefix("HEAD->").map(str::to_owned));
+            let head = refs
+                .iter()
+                .find(|r| r.name == "HEAD")
+                .ok_or_else(|| unknown("HEAD"))?;
+            Ok((target, head.oid))
+        }
+        Want::Ref(name) => {
+            let candidates = [
+                format!("refs/heads/{name}"),
+                format!("refs/tags/{name}"),
+                name.clone(),
+            ];
+            candidates
+                .iter()
+                .find_map(|c| refs.iter().find(|r| r.name == *c))
+                .map(|r| (Some(r.name.clone()), r.oid))
+                .ok_or_else(|| unknown(name))
+        }
+        Want::Commit { oid, .. } => {
+            let oid = Oid::from_str(oid).map_err(|_| unknown(oid))?;
+            let name = refs
+                .iter()
+                .find(|r| r.oid == oid && r.name.starts_with("refs/"))
+                .map(|r| r.name.clone());
+            Ok((name, oid))
+        }
+    }
+}
+
+fn open_cache(settings: &GitSettings, url: &str) -> Result<Repository, FetchError> {
+    let path = cache_path(settings, url);
+    let cache_error = |source| FetchError::Cache {
+        path: path.clone(),
+        source,
+    };
+    std::fs::create_dir_all(&path).map_err(cache_error)?;
+    match Repository::open_bare(&path) {
+        Ok(repo) => Ok(repo),
+        Err(_) => Repository::init_bare(&path).map_err(|e| FetchError::Cache {
+            path: path.clone(),
+            source: std::io::Error::other(e.message().to_owned()),
+        }),
+    }
+}
+
+/// A fetched commit, ready to read.
+pub struct Fetched {
+    pub tree: GitTree,
+    pub commit: String,
+    /// The full ref name it came from, when one points at it.
+    pub ref_name: Option<String>,
+    /// Whether objects were transferred (false: the commit was in the cache or the repo is local).
+    pub transferred: bool,
+}
+
+/// Fetches what `wanted` names from `url` (refs from a previous `ls_remote`, if any, spare one
+/// advertisement) and opens its tree.
+pub fn fetch(
+    url: &str,
+    wanted: &Want,
+    refs: Option<Vec<RemoteRef>>,
+    settings: &GitSettings,
+) -> Result<Fetched, FetchError> {
+    let refs = match refs {
+        Some(refs) => refs,
+        None => ls_remote(url, settings)?,
+    };
+    let (ref_name, oid) = resolve(url, &refs, wanted)?;
+    if let Some(path) = local_path(url) {
+        let repo = Repository::open(&path).map_err(|e| classify(url, e))?;
+        return open_commit(repo, url, oid, ref_name, false);
+    }
+    let repo = open_cache(settings, url)?;
+    let lock_path = cache_path(settings, url).with_extension("lock");
+    let lock = std::fs::File::create(&lock_path).map_err(|source| FetchError::Cache {
+        path: lock_path.clone(),
+        source,
+    })?;
+    lock.lock().map_err(|source| FetchError::Cache {
+        path: lock_path.clone(),
+        source,
+    })?;
+    if repo.find_commit(oid).is_ok() {
+        return open_commit(repo, url, oid, ref_name, false);
+    }
+    let refspec = match &ref_name {
+        Some(name) => format!("+{name}:refs/skills/fetched"),
+        None => format!("+{oid}:refs/skills/fetched"),
+    };
+    let first = fetch_refspec(&repo, url, &refspec, Some(1), settings);
+    if first.is_err() || repo.find_commit(oid).is_err() {
+        // Servers may refuse a shallow fetch, or a fetch by commit id: try the whole branch.
+        let fallback = match wanted {
+            Want::Commit {
+                fallback: Some(name),
+                ..
+            } => Some(format!("+refs/heads/{name}:refs/skills/fetched")),
+            Want::Commit { fallback: None, .. } => refs
+                .iter()
+                .find(|r| r.name == "HEAD")
+                .map(|_| "+HEAD:refs/skills/fetched".to_owned()),
+            _ => Some(refspec.clone()),
+        };
+        if let Some(fallback) = fallback {
+            let again = fetch_refspec(&repo, url, &fallback, None, settings);
+            if again.is_err() && first.is_err() {
+                first?;
+            }
+        } else {
+            first?;
+        }
+    }
+    if repo.find_commit(oid).is_err() {
+        return Err(FetchError::MissingCommit {
+            url: url.to_owned(),
+            oid: oid.to_string(),
+        });
+    }
+    drop(lock);
+    open_commit(repo, url, oid, ref_name, true)
+}
+
+fn fetch_refspec(
+    repo: &Repository,
+    url: &str,
+    refspec: &str,
+    depth: Option<i32>,
+    settings: &GitSettings,
+) -> Result<(), FetchError> {
+    let mut remote = repo.remote_anonymous(url).map_err(|e| classify(url, e))?;
+    let bar = settings.progress.then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "  fetching {msg} {bar:30} {pos}/{len} objects",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar.set_message(url.to_owned());
+        bar
+    });
+    let attempts = Cell::new(0);
+    let mut options = FetchOptions::new();
+    options.remote_callbacks(callbacks(url, &attempts, bar.as_ref()));
+    options.download_tags(AutotagOption::None);
+    if let Some(depth) = depth {
+        options.depth(depth);
+    }
+    let result = remote
+        .fetch(&[refspec], Some(&mut options), None)
+        .map_err(|e| classify(url, e));
+    drop(options);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    result
+}
+
+fn open_commit(
+    repo: Repository,
+    url: &str,
+    oid: Oid,
+    ref_name: Option<String>,
+    transferred: bool,
+) -> Result<Fetched, FetchError> {
+    let tree = {
+        let commit = repo
+            .find_commit(oid)
+            .map_err(|_| FetchError::MissingCommit {
+                url: url.to_owned(),
+                oid: oid.to_string(),
+            })?;
+        commit.tree_id()
+    };
+    let label = format!("{url}@{}", &oid.to_string()[..12]);
+    Ok(Fetched {
+        tree: GitTree { repo, tree, label },
+        commit: oid.to_string(),
+        ref_name,
+        transferred,
+    })
+}
+
+/// Sets libgit2's process-wide options, once: bounded waits for servers, and a tree cache
+/// large enough for repositories with hundreds of skills (libgit2 caches no tree over 4 KiB by
+/// default, so a big root tree would be inflated and hashed again on every lookup).
+pub fn set_timeouts() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(set_options_unsynchronized);
+}
+
+#[expect(
+    unsafe_code,
+    reason = "libgit2's global options; called once, before any thread uses libgit2"
+)]
+fn set_options_unsynchronized() {
+    // SAFETY: called exactly once (guarded by `Once` above) before any libgit2 use, so no other
+    // thread reads these globals concurrently.
+    unsafe {
+        let _ = git2::opts::set_server_connect_timeout_in_milliseconds(15_000);
+        let _ = git2::opts::set_server_timeout_in_milliseconds(60_000);
+        let _ = git2::opts::set_cache_object_limit(git2::ObjectType::Tree, 4 << 20);
+    }
+}

@@ -1,0 +1,11 @@
+//! Sources of skills: the source-string grammar, trees to read them, git fetching and the
+//! discovery of the skills they offer.
+
+pub mod discover;
+pub mod git;
+pub mod grammar;
+pub mod open;
+
+pub mod tree;
+
+pub use grammar::{GitSource, Provider, Selector, Source, SourceEnv, SourceError, WebKind, parse};
