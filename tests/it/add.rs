@@ -674,7 +674,10 @@ fn failure_half_way_leaves_everything_as_it_was() {
     );
 }
 
-#[expect(clippy::print_stderr, reason = "a test that cannot run here says so in the test log")]
+#[expect(
+    clippy::print_stderr,
+    reason = "a test that cannot run here says so in the test log"
+)]
 fn skip(why: &str) {
     eprintln!("skipped: {why}");
 }

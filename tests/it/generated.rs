@@ -125,6 +125,10 @@ fn skill_rule_reference() {
 fn readme_lists_every_agent() {
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
     for agent in skills::agents::AGENTS {
-        assert!(readme.contains(&format!("| `{}` | `{}` |", agent.id, agent.project_dir)), "{}", agent.id);
+        assert!(
+            readme.contains(&format!("| `{}` | `{}` |", agent.id, agent.project_dir)),
+            "{}",
+            agent.id
+        );
     }
 }
