@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed skills: name, agents, source, path')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List installed skills: name, agents, source, path')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a new skill that passes `skills lint --strict`')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)')
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Install skills from a repository, URL or folder into agent dirs')
             [CompletionResult]::new('a', 'a', [CompletionResultType]::ParameterValue, 'Install skills from a repository, URL or folder into agent dirs')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove installed skills and their lock entries')
@@ -141,6 +142,26 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'skills;serve' {
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Only skills whose name matches this glob (repeatable)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out skills whose name matches this glob (repeatable)')
+            [CompletionResult]::new('--max-file-size', '--max-file-size', [CompletionResultType]::ParameterName, 'Largest file served')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('--stdio', '--stdio', [CompletionResultType]::ParameterName, 'Speak MCP over stdin and stdout (the only transport; accepted for clarity)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)')
+            [CompletionResult]::new('--no-watch', '--no-watch', [CompletionResultType]::ParameterName, 'Do not watch the roots for changes')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
@@ -271,6 +292,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed skills: name, agents, source, path')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a new skill that passes `skills lint --strict`')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)')
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Install skills from a repository, URL or folder into agent dirs')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove installed skills and their lock entries')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -287,6 +309,9 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             break
         }
         'skills;help;init' {
+            break
+        }
+        'skills;help;serve' {
             break
         }
         'skills;help;add' {

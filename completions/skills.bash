@@ -49,6 +49,9 @@ _skills() {
             skills,rm)
                 cmd="skills__subcmd__remove"
                 ;;
+            skills,serve)
+                cmd="skills__subcmd__serve"
+                ;;
             skills__subcmd__help,add)
                 cmd="skills__subcmd__help__subcmd__add"
                 ;;
@@ -73,6 +76,9 @@ _skills() {
             skills__subcmd__help,remove)
                 cmd="skills__subcmd__help__subcmd__remove"
                 ;;
+            skills__subcmd__help,serve)
+                cmd="skills__subcmd__help__subcmd__serve"
+                ;;
             *)
                 ;;
         esac
@@ -80,7 +86,7 @@ _skills() {
 
     case "${cmd}" in
         skills)
-            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version lint prompt list ls init add a remove rm completions help"
+            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version lint prompt list ls init serve add a remove rm completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -162,7 +168,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help)
-            opts="lint prompt list init add remove completions help"
+            opts="lint prompt list init serve add remove completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -274,6 +280,20 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -447,6 +467,36 @@ _skills() {
                     return 0
                     ;;
                 -a)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__serve)
+            opts="-g -q -v -h -V --stdio --global --include --exclude --no-watch --max-file-size --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --include)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-file-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

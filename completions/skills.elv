@@ -33,6 +33,7 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand list 'List installed skills: name, agents, source, path'
             cand ls 'List installed skills: name, agents, source, path'
             cand init 'Create a new skill that passes `skills lint --strict`'
+            cand serve 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
             cand add 'Install skills from a repository, URL or folder into agent dirs'
             cand a 'Install skills from a repository, URL or folder into agent dirs'
             cand remove 'Remove installed skills and their lock entries'
@@ -133,6 +134,25 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand --no-progress 'Never draw progress bars'
             cand -h 'Print help'
             cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;serve'= {
+            cand --include 'Only skills whose name matches this glob (repeatable)'
+            cand --exclude 'Leave out skills whose name matches this glob (repeatable)'
+            cand --max-file-size 'Largest file served'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand --stdio 'Speak MCP over stdin and stdout (the only transport; accepted for clarity)'
+            cand -g 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+            cand --global 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+            cand --no-watch 'Do not watch the roots for changes'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -257,6 +277,7 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand prompt 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt'
             cand list 'List installed skills: name, agents, source, path'
             cand init 'Create a new skill that passes `skills lint --strict`'
+            cand serve 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
             cand add 'Install skills from a repository, URL or folder into agent dirs'
             cand remove 'Remove installed skills and their lock entries'
             cand completions 'Print a shell completion script'
@@ -269,6 +290,8 @@ set edit:completion:arg-completer[skills] = {|@words|
         &'skills;help;list'= {
         }
         &'skills;help;init'= {
+        }
+        &'skills;help;serve'= {
         }
         &'skills;help;add'= {
         }

@@ -52,6 +52,8 @@ pub enum Command {
     List(ListArgs),
     /// Create a new skill that passes `skills lint --strict`
     Init(InitArgs),
+    /// Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)
+    Serve(ServeArgs),
     /// Install skills from a repository, URL or folder into agent dirs
     #[command(visible_alias = "a")]
     Add(AddArgs),
@@ -258,6 +260,26 @@ pub struct AddArgs {
     pub json: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Roots: the PATHs, else SKILLS_DIR (comma-separated), else the project's \
+and the user's agent dirs.\n\nMCP client configuration:\n  {\"mcpServers\": {\"skills\": \
+{\"command\": \"skills\", \"args\": [\"serve\", \"--stdio\"]}}}"
+)]
+pub struct ServeArgs {
+    /// Speak MCP over stdin and stdout (the only transport; accepted for clarity)
+    #[arg(long)]
+    pub stdio: bool,
+    #[command(flatten)]
+    pub index: IndexArgs,
+    /// Do not watch the roots for changes
+    #[arg(long)]
+    pub no_watch: bool,
+    /// Largest file served
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "4MiB")]
+    pub max_file_size: u64,
 }
 
 #[derive(Debug, Args)]

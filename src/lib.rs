@@ -14,6 +14,7 @@ pub mod index;
 pub mod install;
 pub mod lint;
 pub mod lock;
+pub mod mcp;
 pub mod output;
 pub mod prompt;
 pub mod skill;

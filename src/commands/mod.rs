@@ -8,6 +8,7 @@ pub mod list;
 pub mod prompt;
 pub mod remove;
 pub mod scope;
+pub mod serve;
 
 use std::path::PathBuf;
 
@@ -23,7 +24,9 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
         Command::Prompt(args) => prompt::run(&args, printer),
         Command::List(args) => list::run(&args, printer),
         Command::Init(args) => init::run(&args, printer),
+        Command::Serve(args) => serve::run(&args, printer),
         Command::Add(args) => add::run(&args, printer),
+
         Command::Remove(args) => remove::run(&args, printer),
 
         Command::Completions(args) => completions::run(&args, printer),

@@ -69,6 +69,17 @@ for source in "$ADD/src" "file://$ADD/src.git"; do
         fi
     done
 done
+echo "== skills serve --stdio on 1000 skills, against skill-to-mcp (PyPI)"
+"$WORK/venv/bin/python" -c 'import skill_to_mcp' 2>/dev/null || "$WORK/venv/bin/pip" install -q skill-to-mcp
+SERVE=/dev/shm/skills-serve-bench
+rm -rf "$SERVE" && cp -r "$WORK/skills-1000" "$SERVE" 2>/dev/null || python3 tests/bench/gen_skills.py "$SERVE" 1000
+echo "served: $(find "$SERVE" -type f | wc -l) files, $(find "$SERVE" -type f -printf '%s\n' | awk '{s+=$1} END {print s}') bytes"
+FIRST=$(ls "$SERVE" | head -n1)
+AVAILABLE='{"label":"get_available_skills","method":"tools/call","params":{"name":"get_available_skills","arguments":{}}}'
+DETAILS='{"label":"get_skill_details","method":"tools/call","params":{"name":"get_skill_details","arguments":{"skill_name":"'$FIRST'","return_type":"content"}}}'
+python3 tests/bench/mcp_bench.py 10 '[{"label":"skills/list (first, waits for the snapshot)","method":"skills/list"},{"label":"skills/list","method":"skills/list"},{"label":"resources/read","method":"resources/read","params":{"uri":"skill://'$FIRST'/SKILL.md"}},'"$AVAILABLE,$DETAILS"']' \
+    -- "$SKILLS" serve --stdio "$SERVE"
+python3 tests/bench/mcp_bench.py 5 "[$AVAILABLE,$DETAILS]" -- "$WORK/venv/bin/skill_to_mcp" -s "$SERVE"
 echo "== peak memory"
 /usr/bin/time -f "skills lint: %e s wall, %M KB max RSS" "$SKILLS" lint "$SET" --format json >/dev/null || true
 echo "== a real-world-shaped set with defects: the summary's per-rule counts"

@@ -12,5 +12,6 @@ mod init;
 mod lint;
 mod list;
 mod prompt;
+mod serve;
 
 pub use add::add_source_display;

@@ -1,0 +1,163 @@
+//! `skills serve --stdio`: the index served to any MCP client.
+//!
+//! One immutable [`snapshot::Snapshot`] answers every request (resources, the Skills extension,
+//! tools, prompts), and is replaced whole when the watched roots change. rmcp speaks both
+//! protocol eras (legacy `initialize` and stateless 2026-07-28) on the same stdio; a gate in
+//! front of it ([`stdio`]) answers what rmcp would drop. Only JSON-RPC ever reaches stdout;
+//! logs go to stderr.
+
+pub mod server;
+pub mod snapshot;
+pub mod stdio;
+pub mod tools;
+pub mod watch;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rmcp::ServiceExt;
+
+use crate::index::{NameFilter, Root, SkillIndex};
+use crate::output::Printer;
+use server::{Shared, SkillsServer};
+use snapshot::{Limits, Snapshot};
+
+/// What the server tells clients about itself.
+pub const INSTRUCTIONS: &str = "This server provides Agent Skills: folders of instructions, scripts and \
+references for specific tasks. Each skill has a name and a description saying when to use it \
+(`skills/list`, the `skill://prompt-xml` resource, or the `get_available_skills` tool). When a \
+request matches a skill, load its SKILL.md (`skill://<name>/SKILL.md`, the `load_skill` tool, or \
+the prompt named after the skill) and follow it; read its other files (`skill://<name>/<path>`, \
+`get_skill_related_file`) only when the instructions call for them. Resources are read-only.";
+
+/// What `serve` serves and how.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub roots: Vec<Root>,
+    pub filter: NameFilter,
+    pub watch: bool,
+    pub limits: Limits,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Index(#[from] crate::index::IndexError),
+    #[error("cannot start the server")]
+    Start(#[source] std::io::Error),
+    #[error("the MCP session failed: {0}")]
+    Session(String),
+}
+
+fn build(settings: &Settings) -> Result<Snapshot, crate::index::IndexError> {
+    let index = SkillIndex::build(settings.roots.clone(), &settings.filter)?;
+    Ok(Snapshot::build(index, settings.limits))
+}
+
+/// Serves until stdin closes.
+pub fn run(settings: Settings, printer: &Printer) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::Start)?;
+    let result = runtime.block_on(serve(settings, printer));
+    // A failed start may leave the stdin reader blocked: do not wait for it.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    result
+}
+
+async fn serve(settings: Settings, printer: &Printer) -> Result<(), ServeError> {
+    let gate = stdio::open();
+    let shared = Arc::new(Shared::new(gate.eof.clone()));
+    // The handshake needs no skills: it is answered while the snapshot is built, and requests
+    // that need the skills wait for it.
+    let (failed, failure) = tokio::sync::oneshot::channel();
+    tokio::spawn(prepare(
+        settings,
+        Arc::clone(&shared),
+        printer.clone(),
+        failed,
+    ));
+    let server = SkillsServer {
+        shared: Arc::clone(&shared),
+    };
+    let session = async {
+        let running = match server.serve(gate.transport).await {
+            Ok(running) => running,
+            // The client went away before asking anything: nothing to do.
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(err) => return Err(ServeError::Session(err.to_string())),
+        };
+        if running.peer().peer_info().is_some()
+            && let Ok(mut legacy) = shared.legacy_peer.lock()
+        {
+            *legacy = Some(running.peer().clone());
+        }
+        running
+            .waiting()
+            .await
+            .map(drop)
+            .map_err(|err| ServeError::Session(err.to_string()))
+    };
+    let result = tokio::select! {
+        result = session => result,
+        Ok(err) = failure => return Err(ServeError::Index(err)),
+    };
+    let _ = gate.writer.await;
+    result
+}
+
+/// Builds the first snapshot, then watches the roots until stdin closes. An index error is sent
+/// on `failed` and ends the session.
+async fn prepare(
+    settings: Settings,
+    shared: Arc<Shared>,
+    printer: Printer,
+    failed: tokio::sync::oneshot::Sender<crate::index::IndexError>,
+) {
+    let first = {
+        let settings = settings.clone();
+        tokio::task::spawn_blocking(move || build(&settings)).await
+    };
+    let snapshot = match first {
+        Ok(Ok(snapshot)) => snapshot,
+        Ok(Err(err)) => {
+            shared.install(Snapshot::default());
+            let _ = failed.send(err);
+            return;
+        }
+        Err(panicked) => std::panic::resume_unwind(panicked.into_panic()),
+    };
+    for why in &snapshot.skipped {
+        printer.warn(why);
+    }
+    printer.debug(format_args!("serving {} skills", snapshot.skills.len()));
+    shared.install(snapshot);
+    if !settings.watch {
+        return;
+    }
+    let roots: Vec<PathBuf> = settings.roots.iter().map(|r| r.path.clone()).collect();
+    let (log_printer, rebuild_printer) = (printer.clone(), printer);
+    let (watched, runtime) = (Arc::clone(&shared), tokio::runtime::Handle::current());
+    // Watching means walking every folder of the roots: off the thread that answers requests.
+    let start = move || {
+        watch::spawn(
+            &roots,
+            // A root that vanished serves nothing rather than stale bytes.
+            move || {
+                build(&settings).unwrap_or_else(|err| {
+                    rebuild_printer.warn(format_args!("{err}; serving no skills until it is back"));
+                    Snapshot::default()
+                })
+            },
+            watched,
+            runtime,
+            move |message| log_printer.warn(message),
+        )
+    };
+    let _watcher = tokio::task::spawn_blocking(start).await;
+
+    // The watcher lives as long as the session.
+    let mut eof = shared.eof.clone();
+    let _ = eof.wait_for(|done| *done).await;
+}
