@@ -22,6 +22,9 @@ _skills() {
             skills,add)
                 cmd="skills__subcmd__add"
                 ;;
+            skills,check)
+                cmd="skills__subcmd__check"
+                ;;
             skills,completions)
                 cmd="skills__subcmd__completions"
                 ;;
@@ -31,6 +34,9 @@ _skills() {
             skills,init)
                 cmd="skills__subcmd__init"
                 ;;
+            skills,install)
+                cmd="skills__subcmd__install"
+                ;;
             skills,lint)
                 cmd="skills__subcmd__lint"
                 ;;
@@ -39,6 +45,9 @@ _skills() {
                 ;;
             skills,ls)
                 cmd="skills__subcmd__list"
+                ;;
+            skills,manifest)
+                cmd="skills__subcmd__manifest"
                 ;;
             skills,prompt)
                 cmd="skills__subcmd__prompt"
@@ -52,8 +61,14 @@ _skills() {
             skills,serve)
                 cmd="skills__subcmd__serve"
                 ;;
+            skills,update)
+                cmd="skills__subcmd__update"
+                ;;
             skills__subcmd__help,add)
                 cmd="skills__subcmd__help__subcmd__add"
+                ;;
+            skills__subcmd__help,check)
+                cmd="skills__subcmd__help__subcmd__check"
                 ;;
             skills__subcmd__help,completions)
                 cmd="skills__subcmd__help__subcmd__completions"
@@ -64,11 +79,17 @@ _skills() {
             skills__subcmd__help,init)
                 cmd="skills__subcmd__help__subcmd__init"
                 ;;
+            skills__subcmd__help,install)
+                cmd="skills__subcmd__help__subcmd__install"
+                ;;
             skills__subcmd__help,lint)
                 cmd="skills__subcmd__help__subcmd__lint"
                 ;;
             skills__subcmd__help,list)
                 cmd="skills__subcmd__help__subcmd__list"
+                ;;
+            skills__subcmd__help,manifest)
+                cmd="skills__subcmd__help__subcmd__manifest"
                 ;;
             skills__subcmd__help,prompt)
                 cmd="skills__subcmd__help__subcmd__prompt"
@@ -79,6 +100,9 @@ _skills() {
             skills__subcmd__help,serve)
                 cmd="skills__subcmd__help__subcmd__serve"
                 ;;
+            skills__subcmd__help,update)
+                cmd="skills__subcmd__help__subcmd__update"
+                ;;
             *)
                 ;;
         esac
@@ -86,7 +110,7 @@ _skills() {
 
     case "${cmd}" in
         skills)
-            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version lint prompt list ls init serve add a remove rm completions help"
+            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version lint prompt list ls init serve add a remove rm install check update manifest completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -149,6 +173,36 @@ _skills() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skills__subcmd__check)
+            opts="-g -q -v -h -V --exit-code --global --json --max-file-size --max-skill-size --max-files --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-file-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-skill-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-files)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skills__subcmd__completions)
             opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -168,7 +222,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help)
-            opts="lint prompt list init serve add remove completions help"
+            opts="lint prompt list init serve add remove install check update manifest completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -182,6 +236,20 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__check)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -237,6 +305,20 @@ _skills() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skills__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skills__subcmd__help__subcmd__lint)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -252,6 +334,20 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__manifest)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -307,6 +403,20 @@ _skills() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skills__subcmd__help__subcmd__update)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skills__subcmd__init)
             opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -314,6 +424,36 @@ _skills() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__install)
+            opts="-g -q -v -h -V --frozen --global --json --max-file-size --max-skill-size --max-files --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-file-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-skill-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-files)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -394,6 +534,24 @@ _skills() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__manifest)
+            opts="-g -q -v -h -V --check --global --json --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -497,6 +655,36 @@ _skills() {
                     return 0
                     ;;
                 --max-file-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__update)
+            opts="-g -q -v -h -V --global --force --json --max-file-size --max-skill-size --max-files --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-file-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-skill-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-files)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

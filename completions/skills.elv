@@ -38,6 +38,10 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand a 'Install skills from a repository, URL or folder into agent dirs'
             cand remove 'Remove installed skills and their lock entries'
             cand rm 'Remove installed skills and their lock entries'
+            cand install 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
+            cand check 'Read-only: which locked skills have upstream changes'
+            cand update 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
+            cand manifest 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -260,6 +264,79 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'skills;install'= {
+            cand --max-file-size 'Largest file a skill may contain'
+            cand --max-skill-size 'Largest total size of a skill'
+            cand --max-files 'Most files a skill may contain'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand --frozen 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked'
+            cand -g 'Restore the user''s skills (`~/.agents/.skill-lock.json`) instead of the project''s'
+            cand --global 'Restore the user''s skills (`~/.agents/.skill-lock.json`) instead of the project''s'
+            cand --json 'Print one JSON document (`"version": 1`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;check'= {
+            cand --max-file-size 'Largest file a skill may contain'
+            cand --max-skill-size 'Largest total size of a skill'
+            cand --max-files 'Most files a skill may contain'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand --exit-code 'Exit 1 when updates exist'
+            cand -g 'Check the user''s skills instead of the project''s'
+            cand --global 'Check the user''s skills instead of the project''s'
+            cand --json 'Print one JSON document (`"version": 1`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;update'= {
+            cand --max-file-size 'Largest file a skill may contain'
+            cand --max-skill-size 'Largest total size of a skill'
+            cand --max-files 'Most files a skill may contain'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -g 'Update the user''s skills instead of the project''s'
+            cand --global 'Update the user''s skills instead of the project''s'
+            cand --force 'Replace installed copies that were edited since they were installed'
+            cand --json 'Print one JSON document (`"version": 1`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;manifest'= {
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand --check 'Verify instead of writing: exit 1 when an installed skill differs from the lock'
+            cand -g 'Work on the user''s skills and lock instead of the project''s'
+            cand --global 'Work on the user''s skills and lock instead of the project''s'
+            cand --json 'Print JSON instead of a summary'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'skills;completions'= {
             cand --color 'When to use color (`NO_COLOR` is honoured)'
             cand -q 'Print only data and errors'
@@ -280,6 +357,10 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand serve 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
             cand add 'Install skills from a repository, URL or folder into agent dirs'
             cand remove 'Remove installed skills and their lock entries'
+            cand install 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
+            cand check 'Read-only: which locked skills have upstream changes'
+            cand update 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
+            cand manifest 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -296,6 +377,14 @@ set edit:completion:arg-completer[skills] = {|@words|
         &'skills;help;add'= {
         }
         &'skills;help;remove'= {
+        }
+        &'skills;help;install'= {
+        }
+        &'skills;help;check'= {
+        }
+        &'skills;help;update'= {
+        }
+        &'skills;help;manifest'= {
         }
         &'skills;help;completions'= {
         }

@@ -60,6 +60,14 @@ pub enum Command {
     /// Remove installed skills and their lock entries
     #[command(visible_alias = "rm")]
     Remove(RemoveArgs),
+    /// Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)
+    Install(InstallArgs),
+    /// Read-only: which locked skills have upstream changes
+    Check(CheckArgs),
+    /// Apply upstream changes to locked skills, keeping their agents and copy/symlink mode
+    Update(UpdateArgs),
+    /// Record (or verify) the files and hashes of every installed skill in `skills-lock.json`
+    Manifest(ManifestArgs),
     /// Print a shell completion script
     Completions(CompletionsArgs),
 }
@@ -303,6 +311,89 @@ pub struct RemoveArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Print one JSON document (`"version": 1`)
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Every skill is fetched at the `commit` the lock records (entries without one, \
+as the reference installer writes them, at their `ref`), checked against its `computedHash` (and `files`), \
+and placed for the recorded agents in the recorded mode. Skills already in place are left alone.\n\n\
+In CI:\n  skills install --frozen && skills manifest --check"
+)]
+pub struct InstallArgs {
+    /// Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked
+    #[arg(long)]
+    pub frozen: bool,
+    /// Restore the user's skills (`~/.agents/.skill-lock.json`) instead of the project's
+    #[arg(short, long)]
+    pub global: bool,
+    /// Print one JSON document (`"version": 1`)
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "One ref advertisement per remote and no download when the locked commit is \
+still the tip; when it moved, the skill's folder is compared, so a commit that does not touch the skill is \
+not an update. Local sources are compared with the folder as it is now.\n\n\
+Exit status: 0, or 1 with `--exit-code` when updates exist; 2 when a source could not be checked."
+)]
+pub struct CheckArgs {
+    /// Skills to check [default: all locked skills]
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+    /// Exit 1 when updates exist
+    #[arg(long)]
+    pub exit_code: bool,
+    /// Check the user's skills instead of the project's
+    #[arg(short, long)]
+    pub global: bool,
+    /// Print one JSON document (`"version": 1`)
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// Skills to update [default: every locked skill with an update]
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+    /// Update the user's skills instead of the project's
+    #[arg(short, long)]
+    pub global: bool,
+    /// Replace installed copies that were edited since they were installed
+    #[arg(long)]
+    pub force: bool,
+    /// Print one JSON document (`"version": 1`)
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Skills found in the project's agent dirs that the lock does not know \
+(made by hand, or copied in) are recorded as `sourceType: \"local\"` with their folder as the source. \
+Entries of skills that are not installed are kept.\n\n\
+`--json` prints each skill's files as `{\"skill\": NAME, \"files\": [{\"path\", \"size\", \"hash\"}]}`, \
+the `_manifest` format `skills serve` serves."
+)]
+pub struct ManifestArgs {
+    /// Verify instead of writing: exit 1 when an installed skill differs from the lock
+    #[arg(long)]
+    pub check: bool,
+    /// Work on the user's skills and lock instead of the project's
+    #[arg(short, long)]
+    pub global: bool,
+    /// Print JSON instead of a summary
     #[arg(long)]
     pub json: bool,
 }

@@ -23,6 +23,27 @@ pub struct Limits {
     pub max_files: usize,
 }
 
+impl From<&crate::cli::LimitArgs> for Limits {
+    fn from(args: &crate::cli::LimitArgs) -> Limits {
+        Limits {
+            max_file_size: args.max_file_size,
+            max_skill_size: args.max_skill_size,
+            max_files: args.max_files,
+        }
+    }
+}
+
+impl Limits {
+    /// No limits: for reading what is already installed.
+    pub fn unbounded() -> Limits {
+        Limits {
+            max_file_size: u64::MAX,
+            max_skill_size: u64::MAX,
+            max_files: usize::MAX,
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {

@@ -135,11 +135,8 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     } else {
         InstallMode::Copy
     };
-    let limits = Limits {
-        max_file_size: args.limits.max_file_size,
-        max_skill_size: args.limits.max_skill_size,
-        max_files: args.limits.max_files,
-    };
+    let limits = Limits::from(&args.limits);
+
     let (planned, mut skipped) = plan(&chosen, &targets, &scope, mode, printer);
     let agents: Vec<String> = targets
         .iter()

@@ -1,14 +1,19 @@
 //! Dispatch: one file per subcommand, each `run(args, &Printer) -> Result<ExitStatus>`.
 
 pub mod add;
+pub mod check;
 pub mod completions;
 pub mod init;
+pub mod install;
 pub mod lint;
 pub mod list;
+pub mod locked;
+pub mod manifest;
 pub mod prompt;
 pub mod remove;
 pub mod scope;
 pub mod serve;
+pub mod update;
 
 use std::path::PathBuf;
 
@@ -26,9 +31,11 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
         Command::Init(args) => init::run(&args, printer),
         Command::Serve(args) => serve::run(&args, printer),
         Command::Add(args) => add::run(&args, printer),
-
         Command::Remove(args) => remove::run(&args, printer),
-
+        Command::Install(args) => install::run(&args, printer),
+        Command::Check(args) => check::run(&args, printer),
+        Command::Update(args) => update::run(&args, printer),
+        Command::Manifest(args) => manifest::run(&args, printer),
         Command::Completions(args) => completions::run(&args, printer),
     }
 }

@@ -12,11 +12,9 @@ use super::add::shown;
 use super::scope::{Scope, lock_error};
 use crate::cli::RemoveArgs;
 use crate::error::{Error, ExitStatus};
-use crate::index::{self, NameFilter, SkillIndex};
 use crate::install::Removal;
 use crate::lock::Guard;
 use crate::output::Printer;
-use crate::skill::Load;
 
 /// What removing one skill does.
 struct Plan {
@@ -134,18 +132,12 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
 
 /// Installed skills of the scope: name → every folder or link that holds it.
 fn installed(scope: &Scope) -> Result<BTreeMap<String, Vec<PathBuf>>, Error> {
-    let roots = if scope.global {
-        index::global_roots()
-    } else {
-        index::project_roots(&scope.project)
-    };
-    let index = SkillIndex::build_with(roots, &NameFilter::default(), Load::Frontmatter)?;
     let mut installed: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
-    for entry in &index.entries {
-        let paths = installed.entry(entry.name()).or_default();
-        for location in &entry.locations {
-            if !paths.contains(location) {
-                paths.push(location.clone());
+    for (name, copies) in scope.installed()? {
+        let paths = installed.entry(name).or_default();
+        for location in copies.into_iter().flat_map(|copy| copy.locations) {
+            if !paths.contains(&location) {
+                paths.push(location);
             }
         }
     }

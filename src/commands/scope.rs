@@ -5,10 +5,12 @@
 //! agent dir exists yet; for the user, the agents found on this machine plus `~/.agents/skills`,
 //! or `~/.agents/skills` and Claude Code's. No dir is created for an agent nobody asked for.
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use crate::agents::{self, AGENTS, Agent, CANONICAL_DIR};
 use crate::error::Error;
+use crate::index::{self, NameFilter, SkillIndex};
 use crate::lock::{Lock, LockError, LockKind, PROJECT_LOCK};
 use crate::source::git::GitSettings;
 
@@ -27,6 +29,14 @@ pub struct Scope {
     pub lock_path: PathBuf,
     /// `.agents/skills` of the project, or `~/.agents/skills`.
     pub canonical: PathBuf,
+}
+
+/// One installed folder of a skill, and every place it shows up (itself, links to it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Installed {
+    /// The folder itself (symlinks resolved).
+    pub real: PathBuf,
+    pub locations: Vec<PathBuf>,
 }
 
 pub fn lock_error(err: LockError) -> Error {
@@ -74,6 +84,49 @@ impl Scope {
         Ok(Lock::read_kind(&self.lock_path, self.lock_kind())
             .map_err(lock_error)?
             .unwrap_or_else(|| Lock::new(self.lock_kind())))
+    }
+
+    /// The folder the lock is in (local sources are relative to it).
+    pub fn lock_dir(&self) -> PathBuf {
+        self.lock_path
+            .parent()
+            .map_or_else(|| self.project.clone(), Path::to_path_buf)
+    }
+
+    /// Installed skills of the scope: name → each distinct folder that holds it (copies in
+    /// several agent dirs are several folders; symlinks to one folder are one).
+    pub fn installed(&self) -> Result<BTreeMap<String, Vec<Installed>>, Error> {
+        let roots = if self.global {
+            index::global_roots()
+        } else {
+            index::project_roots(&self.project)
+        };
+        let index = SkillIndex::build_with(
+            roots,
+            &NameFilter::default(),
+            crate::skill::Load::Frontmatter,
+        )?;
+        let mut installed: BTreeMap<String, Vec<Installed>> = BTreeMap::new();
+        for entry in &index.entries {
+            installed.entry(entry.name()).or_default().push(Installed {
+                real: entry.real.clone(),
+                locations: entry.locations.clone(),
+            });
+        }
+        Ok(installed)
+    }
+
+    /// Agent ids whose skills dir is `dir` here; the canonical dir is `universal`, as `add`
+    /// records it.
+    pub fn agents_of_dir(&self, dir: &Path) -> Vec<&'static str> {
+        if dir == self.canonical {
+            return vec!["universal"];
+        }
+        AGENTS
+            .iter()
+            .filter(|agent| self.agent_dir(agent).as_deref() == Some(dir))
+            .map(|agent| agent.id)
+            .collect()
     }
 
     /// The git cache and progress settings.

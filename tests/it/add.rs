@@ -8,29 +8,29 @@ use serde_json::Value;
 use crate::common::{TestContext, repo, run, write};
 use crate::gitfixture::{GitDaemon, Upstream, git};
 
-fn fixture(name: &str) -> PathBuf {
+pub fn fixture(name: &str) -> PathBuf {
     repo().join("tests/fixtures/repos").join(name)
 }
 
 /// A git daemon serving upstreams built from fixture folders, and the context pointed at it.
-struct Remote {
-    daemon: GitDaemon,
-    root: PathBuf,
+pub struct Remote {
+    pub daemon: GitDaemon,
+    pub root: PathBuf,
 }
 
 impl Remote {
-    fn new(context: &TestContext) -> Remote {
+    pub fn new(context: &TestContext) -> Remote {
         let root = context.temp.path().join("upstream");
         let daemon = GitDaemon::start(&root.join("repos"));
         Remote { daemon, root }
     }
 
-    fn upstream(&self, name: &str, content: &Path) -> Upstream {
+    pub fn upstream(&self, name: &str, content: &Path) -> Upstream {
         Upstream::from_dir(&self.root, name, content)
     }
 }
 
-fn add(context: &TestContext, remote: Option<&Remote>, args: &[&str]) -> crate::common::Output {
+pub fn add(context: &TestContext, remote: Option<&Remote>, args: &[&str]) -> crate::common::Output {
     let mut command = context.command();
     command.arg("add").args(args);
     if let Some(remote) = remote {
@@ -39,12 +39,12 @@ fn add(context: &TestContext, remote: Option<&Remote>, args: &[&str]) -> crate::
     run(&mut command)
 }
 
-fn lock(context: &TestContext) -> Value {
+pub fn lock(context: &TestContext) -> Value {
     serde_json::from_slice(&std::fs::read(context.project.join("skills-lock.json")).unwrap())
         .unwrap()
 }
 
-fn tree(dir: &Path) -> Vec<String> {
+pub fn tree(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(path) = stack.pop() {

@@ -9,6 +9,7 @@ mod fuzz;
 mod generated;
 mod help;
 mod init;
+mod lifecycle;
 mod lint;
 mod list;
 mod prompt;

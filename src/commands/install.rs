@@ -1,0 +1,205 @@
+//! `skills install [--frozen]`: every skill of the lock restored exactly, like `npm ci`.
+//!
+//! Each entry's source is opened at its locked commit (entries the reference installer wrote have
+//! none: their `ref`), the skill read out of it and checked against `computedHash` and `files`,
+//! then placed for the recorded agents in the recorded mode. What is already in place is left
+//! alone; everything else is written in one transaction. `--frozen` writes nothing at all unless
+//! every entry is reproduced exactly; without it, an entry that cannot be reproduced is reported
+//! and its installed copy kept, and the lock gains what it lacked (commit, files, agents, mode).
+
+use serde_json::json;
+
+use super::locked::{self, Remotes, Upstream};
+use super::scope::{Scope, lock_error};
+use crate::cli::InstallArgs;
+use crate::error::{Error, ExitStatus};
+use crate::install::{Limits, Transaction};
+use crate::lock::{Guard, Lock, LockEntry};
+use crate::output::Printer;
+use crate::source::SourceEnv;
+
+/// What became of one entry.
+enum Outcome {
+    /// Written (or to be written) into place.
+    Restored,
+    /// Already exactly in place.
+    InPlace,
+}
+
+pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+    let scope = Scope::new(args.global)?;
+    let settings = Scope::git_settings(printer.progress());
+    let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
+        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())
+        .map_err(lock_error)?
+        .ok_or_else(|| {
+            Error::msg(format!("there is no `{}`", scope.lock_path.display())).with_hint(
+                "`skills add` creates it; run `skills install` in the folder that has it",
+            )
+        })?;
+    let env = SourceEnv::from_env(scope.lock_dir());
+    let limits = Limits::from(&args.limits);
+    let mut remotes = Remotes::new(settings);
+    let mut transaction = Transaction::default();
+    let mut next = lock.clone();
+    let mut outcomes: Vec<(String, Outcome)> = Vec::new();
+    let mut failures: Vec<(String, String)> = Vec::new();
+    for (name, entry) in &lock.skills {
+        printer.debug(format_args!("restoring `{name}` from `{}`", entry.source));
+        match restore(
+            name,
+            entry,
+            &scope,
+            &env,
+            &mut remotes,
+            limits,
+            &mut transaction,
+        ) {
+            Ok((outcome, restored)) => {
+                next.skills.insert(name.clone(), restored);
+                outcomes.push((name.clone(), outcome));
+            }
+            Err(why) => failures.push((name.clone(), why)),
+        }
+    }
+
+    if args.frozen && !failures.is_empty() {
+        transaction.abort();
+        printer.error(&not_reproduced(&failures, "nothing was written"));
+        return Ok(ExitStatus::Failure);
+    }
+    let committed = transaction.commit().map_err(|err| {
+        Error::msg(format!("restoring failed; nothing was changed: {err}")).with_source(err)
+    })?;
+    // `--frozen` never writes the lock: everything in it was just reproduced as it says.
+    if !args.frozen
+        && let Err(err) = next.write(&scope.lock_path)
+    {
+        committed.rollback();
+        return Err(lock_error(err));
+    }
+    committed.finish();
+
+    report(&outcomes, &failures, args.json, printer)?;
+    if failures.is_empty() {
+        Ok(ExitStatus::Success)
+    } else {
+        printer.error(&not_reproduced(
+            &failures,
+            "their installed copies were kept",
+        ));
+        Ok(ExitStatus::Failure)
+    }
+}
+
+fn not_reproduced(failures: &[(String, String)], consequence: &str) -> Error {
+    let list: Vec<String> = failures
+        .iter()
+        .map(|(name, why)| format!("`{name}`: {why}"))
+        .collect();
+    Error::msg(format!(
+        "{} of the locked skills cannot be reproduced exactly ({consequence}):\n  {}",
+        failures.len(),
+        list.join("\n  ")
+    ))
+    .with_hint("`skills check` shows what moved upstream; `skills update` installs the upstream versions and locks them")
+}
+
+/// Reads `entry`'s skill at its locked commit, checks it against the lock, and stages it where it
+/// is not already in place. Returns the entry as the lock should now record it.
+fn restore(
+    name: &str,
+    entry: &LockEntry,
+    scope: &Scope,
+    env: &SourceEnv,
+    remotes: &mut Remotes,
+    limits: Limits,
+    transaction: &mut Transaction,
+) -> Result<(Outcome, LockEntry), String> {
+    let opened = match locked::upstream(entry, &scope.lock_dir(), env)? {
+        Upstream::Folder(path) => Remotes::folder(&path)?,
+        Upstream::Git(url) => remotes.open(&url, &locked::locked_want(entry))?,
+    };
+    let at = opened
+        .commit
+        .as_deref()
+        .map_or_else(String::new, |c| format!(" at {}", &c[..12]));
+    let (dir, payload) = locked::read_skill(entry, name, &opened, limits)?
+        .ok_or_else(|| format!("its source{at} has no skill `{name}`"))?;
+    if payload.computed_hash != entry.computed_hash {
+        return Err(format!(
+            "its source{at} has hash {}, the lock says {}",
+            &payload.computed_hash[..12],
+            &entry.computed_hash[..12.min(entry.computed_hash.len())]
+        ));
+    }
+    let digests = payload.digests();
+    if !entry.files.is_empty() && digests != entry.files {
+        let diff = locked::FileDiff::between(&entry.files, &digests);
+        return Err(format!(
+            "its files differ from the lock's `files` ({})",
+            diff.summary()
+        ));
+    }
+    let layout = locked::layout(scope, name, entry)?;
+    let mut outcome = Outcome::InPlace;
+    for placement in &layout.placements {
+        if !locked::in_place(placement, &payload) {
+            transaction
+                .stage(placement, &payload)
+                .map_err(|err| locked::describe(&err))?;
+            outcome = Outcome::Restored;
+        }
+    }
+    let mut restored = entry.clone();
+    restored.commit = restored.commit.or(opened.commit);
+    if restored.files.is_empty() {
+        restored.files = digests;
+    }
+    if restored.agents.is_empty() {
+        restored.agents = layout.agents;
+    }
+    restored.mode = Some(layout.mode);
+    if restored.skill_path.is_none() {
+        restored.skill_path = Some(crate::source::tree::join(&dir, crate::skill::SKILL_MD));
+    }
+    Ok((outcome, restored))
+}
+
+fn report(
+    outcomes: &[(String, Outcome)],
+    failures: &[(String, String)],
+    as_json: bool,
+    printer: &Printer,
+) -> Result<(), Error> {
+    let names = |wanted: fn(&Outcome) -> bool| -> Vec<&str> {
+        outcomes
+            .iter()
+            .filter(|(_, o)| wanted(o))
+            .map(|(n, _)| n.as_str())
+            .collect()
+    };
+    let restored = names(|o| matches!(o, Outcome::Restored));
+    let in_place = names(|o| matches!(o, Outcome::InPlace));
+    if as_json {
+        let failed: Vec<serde_json::Value> = failures
+            .iter()
+            .map(|(name, reason)| json!({"name": name, "reason": reason}))
+            .collect();
+        let document =
+            json!({"version": 1, "restored": restored, "unchanged": in_place, "failed": failed});
+        let mut text = serde_json::to_string_pretty(&document)?;
+        text.push('\n');
+        return printer.data(&text);
+    }
+    for name in &restored {
+        printer.status(format_args!("  restored {name}"));
+    }
+    printer.status(format_args!(
+        "{} skill(s) restored, {} already in place",
+        restored.len(),
+        in_place.len()
+    ));
+    Ok(())
+}

@@ -1,0 +1,350 @@
+//! Locked skills and their sources, shared by `install`, `check`, `update` and `manifest`: where
+//! a lock entry's source is, that source opened at the locked commit or at its upstream tip (one
+//! ref advertisement per remote however many skills share it), where the skill is installed, and
+//! how two file inventories differ.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
+
+use super::scope::{Scope, Target};
+use crate::install::{self, Limits, Payload, Placement};
+use crate::lock::{InstallMode, LockEntry, SourceType};
+use crate::source::discover::{self, Options};
+use crate::source::git::{self, GitSettings, RemoteRef, Want};
+use crate::source::tree::{LocalTree, SourceTree};
+use crate::source::{Source, SourceEnv};
+
+/// Where a locked skill's source is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Upstream {
+    /// A folder on this machine (`sourceType: local`).
+    Folder(PathBuf),
+    /// A git remote, by clone URL.
+    Git(String),
+}
+
+/// The error chain of `err` on one line: ``cannot reach `x`: connection refused``.
+pub fn describe(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        let message = cause.to_string();
+        if !text.contains(&message) {
+            text.push_str(": ");
+            text.push_str(&message);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// `path` with `.` and `..` resolved lexically.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Where `entry`'s source is. A local source is relative to the lock's folder; a remote one is
+/// parsed again from `source` (so `SKILLS_GITHUB_URL` mirrors apply), else taken from `sourceUrl`.
+pub fn upstream(entry: &LockEntry, lock_dir: &Path, env: &SourceEnv) -> Result<Upstream, String> {
+    match entry.source_type() {
+        SourceType::Local => {
+            let path = match entry.source.strip_prefix("~/") {
+                Some(rest) => dirs::home_dir()
+                    .ok_or("cannot find the home directory")?
+                    .join(rest),
+                None => lock_dir.join(&entry.source),
+            };
+            Ok(Upstream::Folder(normalize(&path)))
+        }
+        SourceType::WellKnown => Err(format!(
+            "`{}` is a web source; downloads and well-known indexes are not supported by this build",
+            entry.source
+        )),
+        SourceType::Github | SourceType::Gitlab | SourceType::Git => {
+            match crate::source::parse(&entry.source, env) {
+                Ok(Source::Git(source)) => Ok(Upstream::Git(source.url)),
+                _ => entry.source_url.clone().map(Upstream::Git).ok_or_else(|| {
+                    format!(
+                        "`{}` is not a git source and the entry has no `sourceUrl`",
+                        entry.source
+                    )
+                }),
+            }
+        }
+    }
+}
+
+/// A source opened at one commit (or a folder as it is now).
+#[derive(Clone)]
+pub struct Opened {
+    pub tree: Rc<dyn SourceTree>,
+    /// The commit read, for git sources.
+    pub commit: Option<String>,
+}
+
+/// Remotes and folders opened so far: each remote is asked for its refs once, each commit is
+/// fetched (or found in the cache) once.
+pub struct Remotes {
+    settings: GitSettings,
+    refs: HashMap<String, Result<Rc<Vec<RemoteRef>>, String>>,
+    trees: HashMap<(String, String), Opened>,
+}
+
+impl Remotes {
+    pub fn new(settings: GitSettings) -> Remotes {
+        git::set_timeouts();
+        Remotes {
+            settings,
+            refs: HashMap::new(),
+            trees: HashMap::new(),
+        }
+    }
+
+    /// The refs of `url`: one advertisement, remembered (failures too).
+    pub fn refs(&mut self, url: &str) -> Result<Rc<Vec<RemoteRef>>, String> {
+        if let Some(known) = self.refs.get(url) {
+            return known.clone();
+        }
+        let refs = git::ls_remote(url, &self.settings)
+            .map(Rc::new)
+            .map_err(|err| describe(&err));
+        self.refs.insert(url.to_owned(), refs.clone());
+        refs
+    }
+
+    /// The commit `want` names on `url` (no object transfer).
+    pub fn resolve(&mut self, url: &str, want: &Want) -> Result<String, String> {
+        let refs = self.refs(url)?;
+        git::resolve(url, &refs, want)
+            .map(|(_, oid)| oid.to_string())
+            .map_err(|err| describe(&err))
+    }
+
+    /// `want` of `url`, fetched unless the cache has it, and opened.
+    pub fn open(&mut self, url: &str, want: &Want) -> Result<Opened, String> {
+        let commit = self.resolve(url, want)?;
+        let key = (url.to_owned(), commit);
+        if let Some(opened) = self.trees.get(&key) {
+            return Ok(opened.clone());
+        }
+        let refs = self.refs(url)?;
+        let fetched = git::fetch(url, want, Some(refs.to_vec()), &self.settings)
+            .map_err(|err| describe(&err))?;
+        let opened = Opened {
+            commit: Some(fetched.commit.clone()),
+            tree: Rc::new(fetched.tree),
+        };
+        self.trees.insert(key, opened.clone());
+        Ok(opened)
+    }
+
+    /// A local source folder as it is now.
+    pub fn folder(path: &Path) -> Result<Opened, String> {
+        if !path.is_dir() {
+            return Err(format!(
+                "the source folder `{}` does not exist",
+                path.display()
+            ));
+        }
+        Ok(Opened {
+            tree: Rc::new(LocalTree {
+                root: path.to_path_buf(),
+            }),
+            commit: None,
+        })
+    }
+}
+
+/// What `entry` pins: its commit, else its ref, else the default branch.
+pub fn locked_want(entry: &LockEntry) -> Want {
+    match (&entry.commit, &entry.git_ref) {
+        (Some(commit), git_ref) => Want::Commit {
+            oid: commit.clone(),
+            fallback: git_ref.clone(),
+        },
+        (None, Some(git_ref)) => Want::Ref(git_ref.clone()),
+        (None, None) => Want::Head,
+    }
+}
+
+/// What `entry` follows upstream: its ref, else the default branch.
+pub fn tracked_want(entry: &LockEntry) -> Want {
+    match &entry.git_ref {
+        Some(git_ref) => Want::Ref(git_ref.clone()),
+        None => Want::Head,
+    }
+}
+
+/// The folder of the skill `name` inside `tree`: the folder of `skillPath` when it still holds a
+/// SKILL.md, else the skill of that name wherever the source now keeps it. `Err` for a
+/// `skillPath` that climbs out of the source.
+pub fn skill_dir(
+    entry: &LockEntry,
+    name: &str,
+    tree: &dyn SourceTree,
+) -> Result<Option<String>, String> {
+    if let Some(path) = &entry.skill_path {
+        let path = path.trim_start_matches("./");
+        if path.starts_with('/') || path.contains('\\') || path.split('/').any(|part| part == "..")
+        {
+            return Err(format!("its `skillPath` `{path}` leaves the source"));
+        }
+        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        if tree.kind(path).is_some()
+            && tree
+                .kind(&crate::source::tree::join(dir, crate::skill::SKILL_MD))
+                .is_some()
+        {
+            return Ok(Some(dir.to_owned()));
+        }
+    }
+    let found = discover::discover(tree, "", Options { full_depth: true });
+    Ok(found
+        .skills
+        .into_iter()
+        .find(|s| s.name == name)
+        .map(|s| s.path))
+}
+
+/// Reads the skill `name` of `entry` out of `opened`; `Ok(None)` when the source no longer has it.
+pub fn read_skill(
+    entry: &LockEntry,
+    name: &str,
+    opened: &Opened,
+    limits: Limits,
+) -> Result<Option<(String, Payload)>, String> {
+    let Some(dir) = skill_dir(entry, name, opened.tree.as_ref())? else {
+        return Ok(None);
+    };
+    let payload =
+        install::collect(opened.tree.as_ref(), &dir, limits).map_err(|err| describe(&err))?;
+    Ok(Some((dir, payload)))
+}
+
+/// Where a locked skill goes: the recorded agents (else the defaults, as `add`), in the recorded
+/// mode (else symlinks when there is more than one dir, as `add`).
+pub struct Layout {
+    pub folder: String,
+    pub agents: Vec<String>,
+    pub mode: InstallMode,
+    pub placements: Vec<Placement>,
+}
+
+pub fn layout(scope: &Scope, name: &str, entry: &LockEntry) -> Result<Layout, String> {
+    let folder = install::folder_name(name).ok_or("its name cannot be a folder name")?;
+    let targets: Vec<Target> = if entry.agents.is_empty() {
+        scope.default_targets()
+    } else {
+        scope
+            .targets_for(&entry.agents)
+            .map_err(|err| err.to_string())?
+    };
+    let mode = entry.mode.unwrap_or(if targets.len() > 1 {
+        InstallMode::Symlink
+    } else {
+        InstallMode::Copy
+    });
+    let agents = if entry.agents.is_empty() {
+        targets
+            .iter()
+            .flat_map(|t| t.agents.iter().map(|a| (*a).to_owned()))
+            .collect()
+    } else {
+        entry.agents.clone()
+    };
+    let dirs: Vec<PathBuf> = targets.iter().map(|t| t.dir.clone()).collect();
+    let placements = install::placements(&folder, &dirs, &scope.canonical, mode);
+    Ok(Layout {
+        folder,
+        agents,
+        mode,
+        placements,
+    })
+}
+
+/// What is installed at a placement's path now: `None` when nothing is there.
+pub fn installed(path: &Path) -> Option<Result<Payload, String>> {
+    std::fs::symlink_metadata(path).ok()?;
+    let tree = LocalTree {
+        root: path.to_path_buf(),
+    };
+    Some(install::collect(&tree, "", Limits::unbounded()).map_err(|err| describe(&err)))
+}
+
+/// Whether `placement` already holds exactly `payload` (or the right link).
+pub fn in_place(placement: &Placement, payload: &Payload) -> bool {
+    let Ok(meta) = std::fs::symlink_metadata(&placement.path) else {
+        return false;
+    };
+    match &placement.link {
+        Some(target) => {
+            meta.file_type().is_symlink()
+                && std::fs::read_link(&placement.path).is_ok_and(|t| t == *target)
+        }
+        None => {
+            !meta.file_type().is_symlink()
+                && matches!(installed(&placement.path), Some(Ok(now)) if now.files == payload.files)
+        }
+    }
+}
+
+/// How one file inventory (`path` → digest) became another.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct FileDiff {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    pub modified: Vec<String>,
+}
+
+impl FileDiff {
+    pub fn between(old: &BTreeMap<String, String>, new: &BTreeMap<String, String>) -> FileDiff {
+        let mut diff = FileDiff::default();
+        for (path, digest) in new {
+            match old.get(path) {
+                None => diff.added.push(path.clone()),
+                Some(before) if before != digest => diff.modified.push(path.clone()),
+                Some(_) => {}
+            }
+        }
+        diff.removed = old
+            .keys()
+            .filter(|path| !new.contains_key(*path))
+            .cloned()
+            .collect();
+        diff
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty() && self.modified.is_empty()
+    }
+
+    /// `2 modified, 1 added` (nothing when empty).
+    pub fn summary(&self) -> String {
+        let parts: Vec<String> = [
+            (&self.modified, "modified"),
+            (&self.added, "added"),
+            (&self.removed, "removed"),
+        ]
+        .into_iter()
+        .filter(|(list, _)| !list.is_empty())
+        .map(|(list, what)| format!("{} {what}", list.len()))
+        .collect();
+        parts.join(", ")
+    }
+}
+
+/// A 12-digit commit for tables.
+pub fn short(commit: Option<&str>) -> String {
+    commit.map_or_else(|| "-".to_owned(), |c| c[..c.len().min(12)].to_owned())
+}

@@ -1,0 +1,379 @@
+//! `skills manifest [--check]`: the files and hashes of every installed skill, recorded in (or
+//! checked against) `skills-lock.json`.
+//!
+//! Every folder of a skill is read: copies in several agent dirs are checked one by one, links
+//! to one folder count once. Writing records each skill's `files` (and, for skills whose source is
+//! their own folder, `computedHash`); skills the lock does not know become `sourceType: local`
+//! entries with their folder as the source. `computedHash` of a skill installed from elsewhere
+//! describes that source and is left alone. Entries of skills that are not installed are kept.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use comfy_table::{ContentArrangement, Table, presets};
+use serde_json::json;
+
+use super::add::shown;
+use super::locked::{self, FileDiff};
+use super::scope::{Installed, Scope, lock_error};
+use crate::cli::ManifestArgs;
+use crate::error::{Error, ExitStatus};
+use crate::install::Payload;
+use crate::lock::{Guard, InstallMode, Lock, LockEntry, SourceType};
+use crate::output::Printer;
+
+/// One installed folder of a skill, read.
+struct Folder {
+    installed: Installed,
+    payload: Payload,
+}
+
+/// What `--check` found for one skill.
+struct Drift {
+    name: String,
+    /// `modified`, `missing`, `untracked`, `unreadable`.
+    status: &'static str,
+    path: Option<String>,
+    files: FileDiff,
+    detail: Option<String>,
+}
+
+pub fn run(args: &ManifestArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+    let scope = Scope::new(args.global)?;
+    let settings = Scope::git_settings(false);
+    let _guard = if args.check {
+        None
+    } else {
+        Some(
+            Guard::acquire(&scope.lock_path, &settings.cache, printer)
+                .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?,
+        )
+    };
+    let lock = scope.read_lock()?;
+    let mut copies: BTreeMap<String, Vec<Folder>> = BTreeMap::new();
+    let mut unreadable: Vec<(String, String, String)> = Vec::new();
+    for (name, folders) in scope.installed()? {
+        for installed in folders {
+            match locked::installed(&installed.real) {
+                Some(Ok(payload)) => copies
+                    .entry(name.clone())
+                    .or_default()
+                    .push(Folder { installed, payload }),
+                Some(Err(why)) => {
+                    unreadable.push((name.clone(), shown(&installed.real, &scope), why));
+                }
+                None => {}
+            }
+        }
+    }
+    if args.check {
+        return check(&scope, &lock, &copies, &unreadable, args.json, printer);
+    }
+    for (name, path, why) in &unreadable {
+        printer.warn(format_args!("`{name}` at `{path}` cannot be read: {why}"));
+    }
+    record(&scope, lock, &copies, args.json, printer)
+}
+
+/// `{"skill": name, "files": [{"path", "size", "hash"}]}`: the `_manifest` format of `serve`.
+fn inventory(name: &str, payload: &Payload) -> serde_json::Value {
+    let files: Vec<serde_json::Value> = payload
+        .files
+        .iter()
+        .map(|f| json!({"path": f.rel, "size": f.bytes.len(), "hash": crate::lock::digest(&f.bytes)}))
+        .collect();
+    json!({"skill": name, "files": files})
+}
+
+/// Whether `entry`'s source is the folder `dir` itself (a skill made in place).
+fn is_own_source(entry: &LockEntry, scope: &Scope, dir: &Path) -> bool {
+    entry.source_type() == SourceType::Local
+        && matches!(
+            locked::upstream(entry, &scope.lock_dir(), &crate::source::SourceEnv::from_env(scope.lock_dir())),
+            Ok(locked::Upstream::Folder(path)) if std::fs::canonicalize(&path).is_ok_and(|p| p == dir)
+        )
+}
+
+fn record(
+    scope: &Scope,
+    mut lock: Lock,
+    copies: &BTreeMap<String, Vec<Folder>>,
+    as_json: bool,
+    printer: &Printer,
+) -> Result<ExitStatus, Error> {
+    let (mut added, mut changed) = (Vec::new(), Vec::new());
+    for (name, found) in copies {
+        let first = &found[0];
+        if found.iter().any(|c| c.payload.files != first.payload.files) {
+            printer.warn(format_args!(
+                "the copies of `{name}` differ; recorded `{}`",
+                shown(&first.installed.real, scope)
+            ));
+        }
+        let digests = first.payload.digests();
+        if let Some(entry) = lock.skills.get_mut(name) {
+            let mut next = entry.clone();
+            if !next.files.is_empty() && next.files != digests {
+                let diff = FileDiff::between(&next.files, &digests);
+                printer.warn(format_args!(
+                    "`{name}` differs from what was installed ({}); recorded as it is now",
+                    diff.summary()
+                ));
+            }
+            next.files = digests;
+            if is_own_source(entry, scope, &first.installed.real) {
+                next.computed_hash.clone_from(&first.payload.computed_hash);
+            }
+            if next != *entry {
+                changed.push(name.clone());
+                *entry = next;
+            }
+        } else {
+            lock.skills
+                .insert(name.clone(), local_entry(scope, found, digests));
+            added.push(name.clone());
+        }
+    }
+    let missing: Vec<&String> = lock
+        .skills
+        .keys()
+        .filter(|name| !copies.contains_key(*name))
+        .collect();
+    for name in &missing {
+        printer.warn(format_args!(
+            "`{name}` is locked but not installed; `skills install` restores it"
+        ));
+    }
+    lock.write(&scope.lock_path).map_err(lock_error)?;
+    if as_json {
+        let skills: Vec<serde_json::Value> = copies
+            .iter()
+            .map(|(name, found)| inventory(name, &found[0].payload))
+            .collect();
+        let mut text = serde_json::to_string_pretty(&skills)?;
+        text.push('\n');
+        printer.data(&text)?;
+    } else {
+        printer.status(format_args!(
+            "recorded {} skill(s) in {} ({} new, {} changed)",
+            copies.len(),
+            shown(&scope.lock_path, scope),
+            added.len(),
+            changed.len()
+        ));
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// The lock entry of a skill the lock did not know: its own folder is its source.
+fn local_entry(scope: &Scope, found: &[Folder], digests: BTreeMap<String, String>) -> LockEntry {
+    let first = &found[0];
+    let mut agents: BTreeSet<&str> = BTreeSet::new();
+    let mut linked = false;
+    for copy in found {
+        for location in &copy.installed.locations {
+            linked |= std::fs::symlink_metadata(location).is_ok_and(|m| m.file_type().is_symlink());
+            if let Some(dir) = location.parent() {
+                agents.extend(scope.agents_of_dir(dir));
+            }
+        }
+    }
+    LockEntry {
+        source: crate::source::open::local_source(
+            &first.installed.real,
+            &scope.lock_dir(),
+            scope.global,
+        ),
+        source_type: Some(SourceType::Local),
+        skill_path: Some(crate::skill::SKILL_MD.to_owned()),
+        computed_hash: first.payload.computed_hash.clone(),
+        agents: agents.into_iter().map(str::to_owned).collect(),
+        mode: Some(if linked {
+            InstallMode::Symlink
+        } else {
+            InstallMode::Copy
+        }),
+        files: digests,
+        ..LockEntry::default()
+    }
+}
+
+fn check(
+    scope: &Scope,
+    lock: &Lock,
+    copies: &BTreeMap<String, Vec<Folder>>,
+    unreadable: &[(String, String, String)],
+    as_json: bool,
+    printer: &Printer,
+) -> Result<ExitStatus, Error> {
+    let mut drifts: Vec<Drift> = Vec::new();
+    let drift = |name: &str, status, path: Option<String>, files, detail| Drift {
+        name: name.to_owned(),
+        status,
+        path,
+        files,
+        detail,
+    };
+    for (name, entry) in &lock.skills {
+        let Some(found) = copies.get(name) else {
+            drifts.push(drift(
+                name,
+                "missing",
+                None,
+                FileDiff::default(),
+                Some("not installed".into()),
+            ));
+            continue;
+        };
+        // Every place the skill was installed for is still there (links pointing right).
+        if !entry.agents.is_empty()
+            && let Ok(layout) = locked::layout(scope, name, entry)
+        {
+            for placement in &layout.placements {
+                let path = Some(shown(&placement.path, scope));
+                let now = std::fs::symlink_metadata(&placement.path);
+                let link = std::fs::read_link(&placement.path).ok();
+                match (&now, &placement.link) {
+                    (Err(_), _) => drifts.push(drift(
+                        name,
+                        "missing",
+                        path,
+                        FileDiff::default(),
+                        Some("not installed here".into()),
+                    )),
+                    (Ok(_), Some(target)) if link.as_ref() != Some(target) => {
+                        let detail = format!("should link to `{}`", target.display());
+                        drifts.push(drift(
+                            name,
+                            "modified",
+                            path,
+                            FileDiff::default(),
+                            Some(detail),
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for copy in found {
+            let path = Some(shown(&copy.installed.real, scope));
+            if entry.files.is_empty() {
+                if copy.payload.computed_hash != entry.computed_hash {
+                    let detail = "its hash differs from the lock's `computedHash` (no `files` recorded: `skills manifest` records them)";
+                    drifts.push(drift(
+                        name,
+                        "modified",
+                        path,
+                        FileDiff::default(),
+                        Some(detail.into()),
+                    ));
+                }
+                continue;
+            }
+            let files = FileDiff::between(&entry.files, &copy.payload.digests());
+            if !files.is_empty() {
+                drifts.push(drift(name, "modified", path, files, None));
+            }
+        }
+    }
+    for (name, found) in copies
+        .iter()
+        .filter(|(name, _)| !lock.skills.contains_key(*name))
+    {
+        for copy in found {
+            let path = Some(shown(&copy.installed.real, scope));
+            drifts.push(drift(
+                name,
+                "untracked",
+                path,
+                FileDiff::default(),
+                Some("not in the lockfile".into()),
+            ));
+        }
+    }
+    for (name, path, why) in unreadable {
+        drifts.push(drift(
+            name,
+            "unreadable",
+            Some(path.clone()),
+            FileDiff::default(),
+            Some(why.clone()),
+        ));
+    }
+    drifts.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
+    let checked = copies.values().map(Vec::len).sum::<usize>();
+    if as_json {
+        let skills: Vec<serde_json::Value> = drifts
+            .iter()
+            .map(|d| {
+                json!({
+                    "name": d.name,
+                    "status": d.status,
+                    "path": d.path,
+                    "modified": d.files.modified,
+                    "missing": d.files.removed,
+                    "untracked": d.files.added,
+                    "detail": d.detail,
+                })
+            })
+            .collect();
+        let document =
+            json!({"version": 1, "ok": drifts.is_empty(), "checked": checked, "drift": skills});
+        let mut text = serde_json::to_string_pretty(&document)?;
+        text.push('\n');
+        printer.data(&text)?;
+    } else if drifts.is_empty() {
+        printer.status(format_args!(
+            "{checked} installed skill folder(s) match {}",
+            shown(&scope.lock_path, scope)
+        ));
+    } else {
+        printer.data(&format!("{}\n", table(&drifts)))?;
+        printer.status(format_args!(
+            "{} skill(s) differ from {}",
+            drifts
+                .iter()
+                .map(|d| &d.name)
+                .collect::<BTreeSet<_>>()
+                .len(),
+            shown(&scope.lock_path, scope)
+        ));
+    }
+    Ok(if drifts.is_empty() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
+}
+
+fn table(drifts: &[Drift]) -> Table {
+    let mut table = Table::new();
+    table
+        .load_style(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic);
+    if let Some(width) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse::<u16>().ok())
+    {
+        table.set_width(width);
+    }
+    table.set_header(["Skill", "Status", "Path", "Files"]);
+    for drift in drifts {
+        let mut lines: Vec<String> = Vec::new();
+        for (list, what) in [
+            (&drift.files.modified, "modified"),
+            (&drift.files.removed, "missing"),
+            (&drift.files.added, "untracked"),
+        ] {
+            lines.extend(list.iter().map(|path| format!("{what}: {path}")));
+        }
+        lines.extend(drift.detail.clone());
+        table.add_row([
+            drift.name.clone(),
+            drift.status.to_owned(),
+            drift.path.clone().unwrap_or_else(|| "-".to_owned()),
+            lines.join("\n"),
+        ]);
+    }
+    table
+}

@@ -1,0 +1,232 @@
+//! `skills update [NAMES…]`: what `check` finds, applied — each skill for the agents and in the
+//! mode it was installed with, all of them in one transaction with the lock, or none.
+//!
+//! An installed copy edited since it was installed is not replaced without `--force`: the
+//! edits would be lost.
+
+use serde_json::json;
+
+use super::check::{self, State, Status};
+use super::locked::{self, FileDiff, Remotes};
+use super::scope::{Scope, lock_error};
+use crate::cli::UpdateArgs;
+use crate::error::{Error, ExitStatus};
+use crate::install::{Limits, Transaction};
+use crate::lock::{Guard, LockEntry};
+use crate::output::Printer;
+use crate::source::SourceEnv;
+
+/// One skill updated: the entry before and after, and how its files changed.
+struct Updated {
+    name: String,
+    before: LockEntry,
+    after: LockEntry,
+    diff: FileDiff,
+}
+
+pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+    let scope = Scope::new(args.global)?;
+    let settings = Scope::git_settings(printer.progress());
+    let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
+        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let mut lock = scope.read_lock()?;
+    let env = SourceEnv::from_env(scope.lock_dir());
+    let mut remotes = Remotes::new(settings);
+    let limits = Limits::from(&args.limits);
+    let statuses: Vec<(Status, LockEntry)> = check::select(&lock, &args.names)?
+        .into_iter()
+        .map(|(name, entry)| {
+            let status = check::inspect(name, entry, &scope, &env, &mut remotes, limits);
+            (status, entry.clone())
+        })
+        .collect();
+
+    let mut transaction = Transaction::default();
+    let mut updated: Vec<Updated> = Vec::new();
+    let mut edited: Vec<String> = Vec::new();
+    let mut failures: Vec<(String, String)> = Vec::new();
+    for (status, entry) in statuses {
+        match status.state {
+            State::UpdateAvailable => {}
+            State::UpToDate => continue,
+            State::RemovedUpstream | State::Unreachable => {
+                let reason = status
+                    .reason
+                    .unwrap_or_else(|| status.state.as_str().to_owned());
+                failures.push((status.name, reason));
+                continue;
+            }
+        }
+        let Some((dir, payload)) = status.update else {
+            continue;
+        };
+        let layout = match locked::layout(&scope, &status.name, &entry) {
+            Ok(layout) => layout,
+            Err(reason) => {
+                failures.push((status.name, reason));
+                continue;
+            }
+        };
+        let before_files = recorded_files(&entry, &layout.placements);
+        if !args.force {
+            edited.extend(edits(&status.name, &entry, &layout.placements));
+        }
+        for placement in &layout.placements {
+            transaction
+                .stage(placement, &payload)
+                .map_err(|err| super::add::install_error(&status.name, err))?;
+        }
+        let mut after = entry.clone();
+        after.computed_hash.clone_from(&payload.computed_hash);
+        after.files = payload.digests();
+        after.commit.clone_from(&status.upstream);
+        after.skill_path = Some(crate::source::tree::join(&dir, crate::skill::SKILL_MD));
+        after.agents = layout.agents;
+        after.mode = Some(layout.mode);
+        if scope.global {
+            after.updated_at = Some(
+                jiff::Timestamp::now()
+                    .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
+                    .to_string(),
+            );
+        }
+        updated.push(Updated {
+            diff: FileDiff::between(&before_files, &after.files),
+            name: status.name,
+            before: entry,
+            after,
+        });
+    }
+    if !edited.is_empty() {
+        transaction.abort();
+        return Err(Error::msg(format!(
+            "not replacing edited skills; nothing was updated:\n  {}",
+            edited.join("\n  ")
+        ))
+        .with_hint("pass `--force` to replace them (the edits are lost), or `skills manifest` to see every change"));
+    }
+    let committed = transaction.commit().map_err(|err| {
+        Error::msg(format!("updating failed; nothing was changed: {err}")).with_source(err)
+    })?;
+    for skill in &updated {
+        lock.skills.insert(skill.name.clone(), skill.after.clone());
+    }
+    if let Err(err) = lock.write(&scope.lock_path) {
+        committed.rollback();
+        return Err(lock_error(err));
+    }
+    committed.finish();
+    report(&updated, &failures, args.json, printer)?;
+    if failures.is_empty() {
+        Ok(ExitStatus::Success)
+    } else {
+        for (name, reason) in &failures {
+            printer.warn(format_args!("not updated `{name}`: {reason}"));
+        }
+        Ok(ExitStatus::Failure)
+    }
+}
+
+/// The files the lock says are installed, else those of the first installed copy.
+fn recorded_files(
+    entry: &LockEntry,
+    placements: &[crate::install::Placement],
+) -> std::collections::BTreeMap<String, String> {
+    if !entry.files.is_empty() {
+        return entry.files.clone();
+    }
+    placements
+        .iter()
+        .filter(|p| p.link.is_none())
+        .find_map(|p| locked::installed(&p.path).and_then(Result::ok))
+        .map(|payload| payload.digests())
+        .unwrap_or_default()
+}
+
+/// Installed copies of `name` that differ from what the lock says was installed.
+fn edits(name: &str, entry: &LockEntry, placements: &[crate::install::Placement]) -> Vec<String> {
+    let mut out = Vec::new();
+    for placement in placements.iter().filter(|p| p.link.is_none()) {
+        let Some(Ok(now)) = locked::installed(&placement.path) else {
+            continue;
+        };
+        let edited = if entry.files.is_empty() {
+            now.computed_hash != entry.computed_hash
+        } else {
+            now.digests() != entry.files
+        };
+        if edited {
+            let diff = FileDiff::between(&entry.files, &now.digests());
+            let detail = if entry.files.is_empty() {
+                "its hash differs from the lock's".to_owned()
+            } else {
+                diff.summary()
+            };
+            out.push(format!(
+                "`{name}` at `{}`: {detail}",
+                placement.path.display()
+            ));
+        }
+    }
+    out
+}
+
+fn report(
+    updated: &[Updated],
+    failures: &[(String, String)],
+    as_json: bool,
+    printer: &Printer,
+) -> Result<(), Error> {
+    if as_json {
+        let skills: Vec<serde_json::Value> = updated
+            .iter()
+            .map(|u| {
+                json!({
+                    "name": u.name,
+                    "from": u.before.commit,
+                    "to": u.after.commit,
+                    "hash": u.after.computed_hash,
+                    "added": u.diff.added,
+                    "removed": u.diff.removed,
+                    "modified": u.diff.modified,
+                })
+            })
+            .collect();
+        let failed: Vec<serde_json::Value> = failures
+            .iter()
+            .map(|(name, reason)| json!({"name": name, "reason": reason}))
+            .collect();
+        let mut text = serde_json::to_string_pretty(
+            &json!({"version": 1, "updated": skills, "failed": failed}),
+        )?;
+        text.push('\n');
+        return printer.data(&text);
+    }
+    if updated.is_empty() {
+        printer.status("nothing to update");
+        return Ok(());
+    }
+    for skill in updated {
+        printer.status(format_args!(
+            "updated {} {} → {} ({})",
+            skill.name,
+            locked::short(skill.before.commit.as_deref()),
+            locked::short(skill.after.commit.as_deref()),
+            if skill.diff.is_empty() {
+                "no file changes".to_owned()
+            } else {
+                skill.diff.summary()
+            }
+        ));
+        for (paths, sign) in [
+            (&skill.diff.added, '+'),
+            (&skill.diff.modified, '~'),
+            (&skill.diff.removed, '-'),
+        ] {
+            for path in paths {
+                printer.status(format_args!("    {sign} {path}"));
+            }
+        }
+    }
+    Ok(())
+}

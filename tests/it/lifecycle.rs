@@ -1,0 +1,660 @@
+//! The lock lifecycle over a real `git daemon`: `add` → upstream commits → `check` → `update` →
+//! `install --frozen` elsewhere; drift, force-pushes, tampering, and locks written by the
+//! reference installer.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use sha2::Digest as _;
+
+use crate::add::{Remote, add, fixture, lock};
+use crate::common::{Output, TestContext, run, write};
+
+/// `skills ARGS` in `context`, with `owner/repo` served by `remote`.
+fn skills(context: &TestContext, remote: &Remote, args: &[&str]) -> Output {
+    let mut command = context.command();
+    command
+        .args(args)
+        .env("SKILLS_GITHUB_URL", &remote.daemon.base_url);
+    run(&mut command)
+}
+
+/// Every file, folder and link under `dir` with what identifies it: a file's sha256 and
+/// executable bit, a link's target.
+fn fingerprint(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        for entry in std::fs::read_dir(&path).unwrap() {
+            let entry = entry.unwrap();
+            let rel = entry
+                .path()
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let meta = std::fs::symlink_metadata(entry.path()).unwrap();
+            if meta.file_type().is_symlink() {
+                out.push(format!(
+                    "{rel} -> {}",
+                    std::fs::read_link(entry.path()).unwrap().display()
+                ));
+            } else if meta.is_dir() {
+                out.push(format!("{rel}/"));
+                stack.push(entry.path());
+            } else {
+                #[cfg(unix)]
+                let executable =
+                    std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o111 != 0;
+                #[cfg(not(unix))]
+                let executable = false;
+                let digest =
+                    hex::encode(sha2::Sha256::digest(std::fs::read(entry.path()).unwrap()));
+                out.push(format!("{rel} {digest} x={executable}"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A project next door with only `context`'s lockfile in it (and its own HOME and cache: a
+/// teammate's machine).
+fn teammate(context: &TestContext) -> TestContext {
+    let fresh = TestContext::new();
+    std::fs::copy(
+        context.project.join("skills-lock.json"),
+        fresh.project.join("skills-lock.json"),
+    )
+    .unwrap();
+    fresh
+}
+
+#[test]
+fn round_trip_add_check_update_install_frozen() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    let upstream = remote.upstream("acme/flat", &fixture("flat"));
+    let output = add(
+        &context,
+        Some(&remote),
+        &[
+            "acme/flat",
+            "--skill",
+            "*",
+            "-a",
+            "claude-code",
+            "cursor",
+            "-y",
+        ],
+    );
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let locked_commit = upstream.head();
+
+    // Nothing upstream: up to date, one advertisement, no fetch.
+    let before = remote.daemon.upload_pack_requests();
+    let output = skills(&context, &remote, &["check", "--exit-code"]);
+    assert_eq!(output.code, 0, "{}{}", output.stdout, output.stderr);
+    assert_eq!(
+        remote.daemon.upload_pack_requests() - before,
+        1,
+        "one ref advertisement"
+    );
+
+    // A commit that touches no skill is not an update; one that touches `pdf-forms` is.
+    upstream.commit("docs", |work| {
+        write(&work.join("README.md"), "# Skills\n");
+    });
+    let new_commit = upstream.commit("pdf: better forms", |work| {
+        write(&work.join("skills/pdf-forms/SKILL.md"), "---\nname: pdf-forms\ndescription: Fill PDF forms, better. Use when a form needs filling.\n---\n# PDF forms\n\nNew steps.\n");
+        write(&work.join("skills/pdf-forms/references/fields.md"), "# Fields\n");
+    });
+    let lock_before = std::fs::read(context.project.join("skills-lock.json")).unwrap();
+    let tree_before = fingerprint(&context.project);
+    let output = skills(&context, &remote, &["check", "--json"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let report: Value = serde_json::from_str(&output.stdout).unwrap();
+    let statuses: Vec<(&str, &str)> = report["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap(), s["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("csv-tools", "up-to-date"),
+            ("pdf-forms", "update-available"),
+            ("release-notes", "up-to-date")
+        ]
+    );
+    assert_eq!(report["skills"][1]["lockedCommit"], locked_commit.as_str());
+    assert_eq!(report["skills"][1]["upstreamCommit"], new_commit.as_str());
+    let output = skills(&context, &remote, &["check", "--exit-code"]);
+    assert_eq!(output.code, 1, "updates exist: {}", output.stderr);
+    assert!(
+        output.stdout.contains("update available"),
+        "{}",
+        output.stdout
+    );
+    assert_eq!(
+        fingerprint(&context.project),
+        tree_before,
+        "check changes nothing on disk"
+    );
+    assert_eq!(
+        std::fs::read(context.project.join("skills-lock.json")).unwrap(),
+        lock_before
+    );
+
+    // Update: only pdf-forms, same agents and mode, the changes listed.
+    let output = skills(&context, &remote, &["update"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("updated pdf-forms"),
+        "{}",
+        output.stderr
+    );
+    assert!(
+        output.stderr.contains("+ references/fields.md") && output.stderr.contains("~ SKILL.md"),
+        "{}",
+        output.stderr
+    );
+    let after = lock(&context);
+    let entry = &after["skills"]["pdf-forms"];
+    assert_eq!(entry["commit"], new_commit.as_str());
+    assert_eq!(entry["mode"], "symlink");
+    assert_eq!(entry["agents"], json!(["cursor", "claude-code"]));
+    assert!(entry["files"]["references/fields.md"].is_string());
+    assert_eq!(
+        after["skills"]["csv-tools"]["commit"],
+        locked_commit.as_str(),
+        "untouched skills keep their pin"
+    );
+    assert!(
+        std::fs::read_to_string(context.project.join(".claude/skills/pdf-forms/SKILL.md"))
+            .unwrap()
+            .contains("New steps."),
+        "the agent link shows the new version"
+    );
+    assert_eq!(skills(&context, &remote, &["check", "--exit-code"]).code, 0);
+    assert_eq!(skills(&context, &remote, &["manifest", "--check"]).code, 0);
+
+    // A teammate: the same bytes and the same lock from `install --frozen`.
+    let fresh = teammate(&context);
+    let output = skills(&fresh, &remote, &["install", "--frozen"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert_eq!(
+        fingerprint(&fresh.project),
+        fingerprint(&context.project),
+        "identical trees"
+    );
+    let output = skills(&fresh, &remote, &["install", "--frozen", "--json"]);
+    let report: Value = serde_json::from_str(&output.stdout).unwrap();
+    assert_eq!(
+        report["restored"],
+        json!([]),
+        "a second run has nothing to do"
+    );
+    assert_eq!(report["unchanged"].as_array().unwrap().len(), 3);
+    assert_eq!(skills(&fresh, &remote, &["manifest", "--check"]).code, 0);
+}
+
+#[test]
+fn check_costs_one_advertisement_per_source() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    let repos = context.temp.path().join("content");
+    for source in 0..10 {
+        for skill in 0..10 {
+            let name = format!("s{source}-k{skill}");
+            write(
+                &repos.join(format!("r{source}/skills/{name}/SKILL.md")),
+                format!(
+                    "---\nname: {name}\ndescription: Skill {name}. Use when testing.\n---\nbody\n"
+                ),
+            );
+        }
+        remote.upstream(
+            &format!("acme/r{source}"),
+            &repos.join(format!("r{source}")),
+        );
+        let output = add(
+            &context,
+            Some(&remote),
+            &[
+                &format!("acme/r{source}"),
+                "--skill",
+                "*",
+                "-a",
+                "claude-code",
+                "-y",
+            ],
+        );
+        assert_eq!(output.code, 0, "{}", output.stderr);
+    }
+    assert_eq!(lock(&context)["skills"].as_object().unwrap().len(), 100);
+    let before = remote.daemon.upload_pack_requests();
+    let output = skills(&context, &remote, &["check", "--exit-code"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert_eq!(
+        remote.daemon.upload_pack_requests() - before,
+        10,
+        "{}",
+        remote.daemon.log()
+    );
+    assert!(
+        output.stderr.contains("all checked skills are up to date"),
+        "{}",
+        output.stderr
+    );
+}
+
+#[test]
+fn force_push_fails_frozen_and_keeps_the_installed_copy() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    let upstream = remote.upstream("acme/flat", &fixture("flat"));
+    assert_eq!(
+        add(
+            &context,
+            Some(&remote),
+            &[
+                "acme/flat",
+                "--skill",
+                "csv-tools",
+                "-a",
+                "claude-code",
+                "-y"
+            ]
+        )
+        .code,
+        0
+    );
+    upstream.force_push_new_history(|work| {
+        write(
+            &work.join("skills/csv-tools/SKILL.md"),
+            "---\nname: csv-tools\ndescription: Rewritten. Use when rewriting.\n---\nx\n",
+        );
+    });
+
+    // A teammate cannot reproduce it: exit 1, the skill named, nothing written.
+    let fresh = teammate(&context);
+    let lock_before = std::fs::read(fresh.project.join("skills-lock.json")).unwrap();
+    let output = skills(&fresh, &remote, &["install", "--frozen"]);
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("`csv-tools`") && output.stderr.contains("no longer has commit"),
+        "{}",
+        output.stderr
+    );
+    assert_eq!(
+        fingerprint(&fresh.project),
+        ["skills-lock.json ".to_owned()
+            + &hex::encode(sha2::Sha256::digest(&lock_before))
+            + " x=false"]
+    );
+
+    // Without --frozen, where it is installed: said so, the copy kept (a new cache: the old
+    // commit is nowhere any more).
+    let tree_before = fingerprint(&context.project);
+    let mut command = context.command();
+    command
+        .args(["install"])
+        .env("SKILLS_GITHUB_URL", &remote.daemon.base_url)
+        .env("SKILLS_CACHE_DIR", context.temp.path().join("other-cache"));
+    let output = run(&mut command);
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("their installed copies were kept"),
+        "{}",
+        output.stderr
+    );
+    assert_eq!(fingerprint(&context.project), tree_before);
+
+    // `check` sees the new history as an update; `update` moves to it.
+    let output = skills(&context, &remote, &["check", "--exit-code"]);
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    assert_eq!(skills(&context, &remote, &["update"]).code, 0);
+    assert_eq!(
+        lock(&context)["skills"]["csv-tools"]["commit"],
+        upstream.head().as_str()
+    );
+}
+
+#[test]
+fn manifest_check_names_tampered_missing_and_untracked_files() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    remote.upstream("acme/flat", &fixture("flat"));
+    assert_eq!(
+        add(
+            &context,
+            Some(&remote),
+            &["acme/flat", "--skill", "*", "-a", "claude-code", "-y"]
+        )
+        .code,
+        0
+    );
+    assert_eq!(skills(&context, &remote, &["manifest", "--check"]).code, 0);
+    let skill = context.project.join(".claude/skills/csv-tools");
+    std::fs::write(skill.join("references/formats.md"), "tampered\n").unwrap();
+    std::fs::remove_file(skill.join("scripts/convert.py")).unwrap();
+    write(&skill.join("extra.txt"), "new\n");
+    context.skill(".claude/skills/hand-made", "hand-made");
+
+    let output = skills(&context, &remote, &["manifest", "--check"]);
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    for expected in [
+        "modified: references/formats.md",
+        "missing: scripts/convert.py",
+        "untracked: extra.txt",
+        "hand-made",
+        "untracked",
+    ] {
+        assert!(
+            output.stdout.contains(expected),
+            "{expected}: {}",
+            output.stdout
+        );
+    }
+    let output = skills(&context, &remote, &["manifest", "--check", "--json"]);
+    let report: Value = serde_json::from_str(&output.stdout).unwrap();
+    assert_eq!(report["ok"], false);
+    let csv = report["drift"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == "csv-tools")
+        .unwrap();
+    assert_eq!(csv["modified"], json!(["references/formats.md"]));
+    assert_eq!(csv["missing"], json!(["scripts/convert.py"]));
+    assert_eq!(csv["untracked"], json!(["extra.txt"]));
+
+    // `update` will not overwrite the edits without --force; `install` restores the lock's bytes.
+    let output = skills(&context, &remote, &["install"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert!(!skill.join("extra.txt").exists() && skill.join("scripts/convert.py").exists());
+    // Recording adopts the hand-made skill as a local entry; then everything matches.
+    let output = skills(&context, &remote, &["manifest"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let entry = &lock(&context)["skills"]["hand-made"];
+    assert_eq!(entry["sourceType"], "local");
+    assert_eq!(entry["source"], "./.claude/skills/hand-made");
+    assert_eq!(entry["agents"], json!(["claude-code"]));
+    assert_eq!(skills(&context, &remote, &["manifest", "--check"]).code, 0);
+    assert_eq!(
+        skills(&context, &remote, &["install", "--frozen"]).code,
+        0,
+        "a local entry reproduces itself"
+    );
+    let output = skills(&context, &remote, &["manifest", "--json"]);
+    let inventories: Value = serde_json::from_str(&output.stdout).unwrap();
+    let first = &inventories[0];
+    assert_eq!(first["skill"], "csv-tools");
+    assert_eq!(first["files"][0]["path"], "SKILL.md");
+    assert!(
+        first["files"][0]["hash"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:")
+    );
+}
+
+#[test]
+fn update_keeps_edits_unless_forced() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    let upstream = remote.upstream("acme/flat", &fixture("flat"));
+    assert_eq!(
+        add(
+            &context,
+            Some(&remote),
+            &[
+                "acme/flat",
+                "--skill",
+                "csv-tools",
+                "-a",
+                "claude-code",
+                "-y"
+            ]
+        )
+        .code,
+        0
+    );
+    upstream.commit("change", |work| {
+        write(
+            &work.join("skills/csv-tools/references/formats.md"),
+            "# Formats v2\n",
+        );
+    });
+    let edited = context.project.join(".claude/skills/csv-tools/SKILL.md");
+    std::fs::write(&edited, "my edits\n").unwrap();
+    let output = skills(&context, &remote, &["update"]);
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("not replacing edited skills")
+            && output.stderr.contains("1 modified"),
+        "{}",
+        output.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&edited).unwrap(), "my edits\n");
+    let output = skills(&context, &remote, &["update", "csv-tools", "--force"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert_ne!(std::fs::read_to_string(&edited).unwrap(), "my edits\n");
+    let output = skills(&context, &remote, &["update", "nope"]);
+    assert_eq!(output.code, 2);
+    assert!(
+        output.stderr.contains("`nope` is not in the lockfile")
+            && output.stderr.contains("locked: csv-tools"),
+        "{}",
+        output.stderr
+    );
+}
+
+#[test]
+fn reference_written_locks_are_restored_by_ref_and_hash() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    let upstream = remote.upstream("acme/flat", &fixture("flat"));
+    // What `npx skills` writes: no commit, files, agents or mode.
+    let hash = {
+        assert_eq!(
+            add(
+                &context,
+                Some(&remote),
+                &[
+                    "acme/flat",
+                    "--skill",
+                    "pdf-forms",
+                    "-a",
+                    "claude-code",
+                    "-y"
+                ]
+            )
+            .code,
+            0
+        );
+        lock(&context)["skills"]["pdf-forms"]["computedHash"].clone()
+    };
+    let fresh = TestContext::new();
+    let reference = json!({"version": 1, "skills": {"pdf-forms": {
+        "source": "acme/flat", "sourceType": "github", "sourceUrl": "https://github.com/acme/flat.git",
+        "skillPath": "skills/pdf-forms/SKILL.md", "computedHash": hash}}});
+    let text = serde_json::to_string_pretty(&reference).unwrap();
+    write(&fresh.project.join("skills-lock.json"), &text);
+    let output = skills(&fresh, &remote, &["install", "--frozen"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert_eq!(
+        std::fs::read_to_string(fresh.project.join("skills-lock.json")).unwrap(),
+        text,
+        "--frozen writes no lock"
+    );
+    assert!(
+        fresh
+            .project
+            .join(".agents/skills/pdf-forms/SKILL.md")
+            .is_file()
+    );
+    let output = skills(&fresh, &remote, &["install"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let filled = serde_json::from_slice::<Value>(
+        &std::fs::read(fresh.project.join("skills-lock.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        filled["skills"]["pdf-forms"]["commit"],
+        upstream.head().as_str(),
+        "the lock gains the commit"
+    );
+    assert!(filled["skills"]["pdf-forms"]["files"]["SKILL.md"].is_string());
+
+    // The upstream moves on: a ref-only entry no longer matches its hash, and says so.
+    upstream.commit("change", |work| {
+        write(
+            &work.join("skills/pdf-forms/SKILL.md"),
+            "---\nname: pdf-forms\ndescription: Changed. Use when changed.\n---\nx\n",
+        );
+    });
+    let other = TestContext::new();
+    write(&other.project.join("skills-lock.json"), &text);
+    let output = skills(&other, &remote, &["install", "--frozen"]);
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("`pdf-forms`: its source at")
+            && output.stderr.contains("the lock says"),
+        "{}",
+        output.stderr
+    );
+}
+
+#[test]
+fn broken_locks_and_vanished_sources_are_named() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    for (text, expected) in [
+        ("{\"version\": 9, \"skills\": {}}", "version 9"),
+        ("{not json", "is not valid JSON"),
+        (
+            "{\"version\": 1, \"skills\": {\"pdf\": {\"source\": \"a/b\", \"sourceType\": \"github\", \"computedHash\": \"xyz\"}}}",
+            "entry `pdf`",
+        ),
+    ] {
+        write(&context.project.join("skills-lock.json"), text);
+        for command in [&["install"][..], &["check"], &["update"], &["manifest"]] {
+            let output = skills(&context, &remote, command);
+            assert_eq!(output.code, 2, "{command:?} {text}: {}", output.stderr);
+            assert!(
+                output.stderr.contains(expected),
+                "{command:?}: {}",
+                output.stderr
+            );
+            assert_eq!(
+                std::fs::read_to_string(context.project.join("skills-lock.json")).unwrap(),
+                text,
+                "never rewritten"
+            );
+        }
+    }
+    // Sources that are gone: a local folder, a repository nobody serves.
+    let zeros = "0".repeat(64);
+    let lock = json!({"version": 1, "skills": {
+        "gone-local": {"source": "./vendor/gone", "sourceType": "local", "computedHash": zeros},
+        "gone-remote": {"source": "acme/nothing", "sourceType": "github", "computedHash": zeros, "commit": "1".repeat(40)}}});
+    write(
+        &context.project.join("skills-lock.json"),
+        serde_json::to_string(&lock).unwrap(),
+    );
+    let output = skills(&context, &remote, &["install", "--frozen"]);
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("`gone-local`: the source folder")
+            && output.stderr.contains("`gone-remote`: no repository"),
+        "{}",
+        output.stderr
+    );
+    let output = skills(&context, &remote, &["check", "--json"]);
+    assert_eq!(
+        output.code, 2,
+        "a check that could not check is not a success"
+    );
+    let report: Value = serde_json::from_str(&output.stdout).unwrap();
+    assert_eq!(report["skills"][0]["status"], "unreachable");
+    assert_eq!(report["skills"][1]["status"], "unreachable");
+}
+
+#[test]
+fn global_lock_lifecycle() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    let upstream = remote.upstream("acme/flat", &fixture("flat"));
+    assert_eq!(
+        add(
+            &context,
+            Some(&remote),
+            &[
+                "acme/flat",
+                "--skill",
+                "csv-tools",
+                "-g",
+                "-a",
+                "claude-code",
+                "-y"
+            ]
+        )
+        .code,
+        0
+    );
+    let lock_path = context
+        .temp
+        .path()
+        .join("xdg/state/skills/.skill-lock.json");
+    let global: Value = serde_json::from_slice(&std::fs::read(&lock_path).unwrap()).unwrap();
+    assert_eq!(global["version"], 3);
+    assert_eq!(
+        skills(&context, &remote, &["manifest", "--check", "-g"]).code,
+        0
+    );
+    upstream.commit("change", |work| {
+        write(
+            &work.join("skills/csv-tools/references/formats.md"),
+            "# Formats v2\n",
+        );
+    });
+    assert_eq!(
+        skills(&context, &remote, &["check", "-g", "--exit-code"]).code,
+        1
+    );
+    assert_eq!(
+        skills(&context, &remote, &["check", "--exit-code"]).code,
+        0,
+        "the project lock is another lock"
+    );
+    let output = skills(&context, &remote, &["update", "-g"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let global: Value = serde_json::from_slice(&std::fs::read(&lock_path).unwrap()).unwrap();
+    assert_eq!(global["version"], 3);
+    assert_eq!(
+        global["skills"]["csv-tools"]["commit"],
+        upstream.head().as_str()
+    );
+    assert!(global["skills"]["csv-tools"]["updatedAt"].is_string());
+    let installed = context
+        .home
+        .join(".claude/skills/csv-tools/references/formats.md");
+    assert_eq!(
+        std::fs::read_to_string(&installed).unwrap(),
+        "# Formats v2\n"
+    );
+    std::fs::remove_dir_all(context.home.join(".claude/skills/csv-tools")).unwrap();
+    assert_eq!(
+        skills(&context, &remote, &["manifest", "--check", "-g"]).code,
+        1
+    );
+    let output = skills(&context, &remote, &["install", "-g", "--frozen"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&installed).unwrap(),
+        "# Formats v2\n"
+    );
+}
