@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('a', 'a', [CompletionResultType]::ParameterValue, 'Install skills from a repository, URL or folder into agent dirs')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove installed skills and their lock entries')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove installed skills and their lock entries')
+            [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Search the skills.sh directory')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Read-only: which locked skills have upstream changes')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode')
@@ -177,7 +178,9 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]')
             [CompletionResult]::new('--max-file-size', '--max-file-size', [CompletionResultType]::ParameterName, 'Largest file a skill may contain')
             [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Largest total size of a skill')
-            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill may contain')
+            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill (or a downloaded archive) may contain')
+            [CompletionResult]::new('--max-download-size', '--max-download-size', [CompletionResultType]::ParameterName, 'Largest download of a web source (a SKILL.md or an archive)')
+            [CompletionResult]::new('--max-extracted-size', '--max-extracted-size', [CompletionResultType]::ParameterName, 'Largest total a downloaded archive may unpack to')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Install for the user (`~/.agents/skills`, …) instead of the project')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Install for the user (`~/.agents/skills`, …) instead of the project')
@@ -209,7 +212,9 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]')
             [CompletionResult]::new('--max-file-size', '--max-file-size', [CompletionResultType]::ParameterName, 'Largest file a skill may contain')
             [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Largest total size of a skill')
-            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill may contain')
+            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill (or a downloaded archive) may contain')
+            [CompletionResult]::new('--max-download-size', '--max-download-size', [CompletionResultType]::ParameterName, 'Largest download of a web source (a SKILL.md or an archive)')
+            [CompletionResult]::new('--max-extracted-size', '--max-extracted-size', [CompletionResultType]::ParameterName, 'Largest total a downloaded archive may unpack to')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Install for the user (`~/.agents/skills`, …) instead of the project')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Install for the user (`~/.agents/skills`, …) instead of the project')
@@ -278,10 +283,28 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'skills;find' {
+            [CompletionResult]::new('--owner', '--owner', [CompletionResultType]::ParameterName, 'Only skills of this GitHub owner')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most results')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'skills;install' {
             [CompletionResult]::new('--max-file-size', '--max-file-size', [CompletionResultType]::ParameterName, 'Largest file a skill may contain')
             [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Largest total size of a skill')
-            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill may contain')
+            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill (or a downloaded archive) may contain')
+            [CompletionResult]::new('--max-download-size', '--max-download-size', [CompletionResultType]::ParameterName, 'Largest download of a web source (a SKILL.md or an archive)')
+            [CompletionResult]::new('--max-extracted-size', '--max-extracted-size', [CompletionResultType]::ParameterName, 'Largest total a downloaded archive may unpack to')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Restore the user''s skills (`~/.agents/.skill-lock.json`) instead of the project''s')
@@ -301,7 +324,9 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
         'skills;check' {
             [CompletionResult]::new('--max-file-size', '--max-file-size', [CompletionResultType]::ParameterName, 'Largest file a skill may contain')
             [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Largest total size of a skill')
-            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill may contain')
+            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill (or a downloaded archive) may contain')
+            [CompletionResult]::new('--max-download-size', '--max-download-size', [CompletionResultType]::ParameterName, 'Largest download of a web source (a SKILL.md or an archive)')
+            [CompletionResult]::new('--max-extracted-size', '--max-extracted-size', [CompletionResultType]::ParameterName, 'Largest total a downloaded archive may unpack to')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Exit 1 when updates exist')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Check the user''s skills instead of the project''s')
@@ -321,7 +346,9 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
         'skills;update' {
             [CompletionResult]::new('--max-file-size', '--max-file-size', [CompletionResultType]::ParameterName, 'Largest file a skill may contain')
             [CompletionResult]::new('--max-skill-size', '--max-skill-size', [CompletionResultType]::ParameterName, 'Largest total size of a skill')
-            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill may contain')
+            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill (or a downloaded archive) may contain')
+            [CompletionResult]::new('--max-download-size', '--max-download-size', [CompletionResultType]::ParameterName, 'Largest download of a web source (a SKILL.md or an archive)')
+            [CompletionResult]::new('--max-extracted-size', '--max-extracted-size', [CompletionResultType]::ParameterName, 'Largest total a downloaded archive may unpack to')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Update the user''s skills instead of the project''s')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Update the user''s skills instead of the project''s')
@@ -376,6 +403,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)')
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Install skills from a repository, URL or folder into agent dirs')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove installed skills and their lock entries')
+            [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Search the skills.sh directory')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Read-only: which locked skills have upstream changes')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode')
@@ -403,6 +431,9 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             break
         }
         'skills;help;remove' {
+            break
+        }
+        'skills;help;find' {
             break
         }
         'skills;help;install' {

@@ -28,6 +28,9 @@ _skills() {
             skills,completions)
                 cmd="skills__subcmd__completions"
                 ;;
+            skills,find)
+                cmd="skills__subcmd__find"
+                ;;
             skills,help)
                 cmd="skills__subcmd__help"
                 ;;
@@ -73,6 +76,9 @@ _skills() {
             skills__subcmd__help,completions)
                 cmd="skills__subcmd__help__subcmd__completions"
                 ;;
+            skills__subcmd__help,find)
+                cmd="skills__subcmd__help__subcmd__find"
+                ;;
             skills__subcmd__help,help)
                 cmd="skills__subcmd__help__subcmd__help"
                 ;;
@@ -110,7 +116,7 @@ _skills() {
 
     case "${cmd}" in
         skills)
-            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version lint prompt list ls init serve add a remove rm install check update manifest completions help"
+            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version lint prompt list ls init serve add a remove rm find install check update manifest completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -128,7 +134,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__add)
-            opts="-s -a -g -y -l -q -v -h -V --skill --agent --global --copy --yes --all --list --dry-run --force --full-depth --json --max-file-size --max-skill-size --max-files --quiet --verbose --color --no-progress --help --version"
+            opts="-s -a -g -y -l -q -v -h -V --skill --agent --global --copy --yes --all --list --dry-run --force --full-depth --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -162,6 +168,14 @@ _skills() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-download-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extracted-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -174,7 +188,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__check)
-            opts="-g -q -v -h -V --exit-code --global --json --max-file-size --max-skill-size --max-files --quiet --verbose --color --no-progress --help --version"
+            opts="-g -q -v -h -V --exit-code --global --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -189,6 +203,14 @@ _skills() {
                     return 0
                     ;;
                 --max-files)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-download-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extracted-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -221,8 +243,34 @@ _skills() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skills__subcmd__find)
+            opts="-q -v -h -V --owner --limit --json --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skills__subcmd__help)
-            opts="lint prompt list init serve add remove install check update manifest completions help"
+            opts="lint prompt list init serve add remove find install check update manifest completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -264,6 +312,20 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__find)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -436,7 +498,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__install)
-            opts="-g -q -v -h -V --frozen --global --json --max-file-size --max-skill-size --max-files --quiet --verbose --color --no-progress --help --version"
+            opts="-g -q -v -h -V --frozen --global --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -451,6 +513,14 @@ _skills() {
                     return 0
                     ;;
                 --max-files)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-download-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extracted-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -670,7 +740,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__update)
-            opts="-g -q -v -h -V --global --force --json --max-file-size --max-skill-size --max-files --quiet --verbose --color --no-progress --help --version"
+            opts="-g -q -v -h -V --global --force --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -685,6 +755,14 @@ _skills() {
                     return 0
                     ;;
                 --max-files)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-download-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extracted-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

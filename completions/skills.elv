@@ -38,6 +38,7 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand a 'Install skills from a repository, URL or folder into agent dirs'
             cand remove 'Remove installed skills and their lock entries'
             cand rm 'Remove installed skills and their lock entries'
+            cand find 'Search the skills.sh directory'
             cand install 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
             cand check 'Read-only: which locked skills have upstream changes'
             cand update 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
@@ -167,7 +168,9 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand --agent 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]'
             cand --max-file-size 'Largest file a skill may contain'
             cand --max-skill-size 'Largest total size of a skill'
-            cand --max-files 'Most files a skill may contain'
+            cand --max-files 'Most files a skill (or a downloaded archive) may contain'
+            cand --max-download-size 'Largest download of a web source (a SKILL.md or an archive)'
+            cand --max-extracted-size 'Largest total a downloaded archive may unpack to'
             cand --color 'When to use color (`NO_COLOR` is honoured)'
             cand -g 'Install for the user (`~/.agents/skills`, …) instead of the project'
             cand --global 'Install for the user (`~/.agents/skills`, …) instead of the project'
@@ -198,7 +201,9 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand --agent 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]'
             cand --max-file-size 'Largest file a skill may contain'
             cand --max-skill-size 'Largest total size of a skill'
-            cand --max-files 'Most files a skill may contain'
+            cand --max-files 'Most files a skill (or a downloaded archive) may contain'
+            cand --max-download-size 'Largest download of a web source (a SKILL.md or an archive)'
+            cand --max-extracted-size 'Largest total a downloaded archive may unpack to'
             cand --color 'When to use color (`NO_COLOR` is honoured)'
             cand -g 'Install for the user (`~/.agents/skills`, …) instead of the project'
             cand --global 'Install for the user (`~/.agents/skills`, …) instead of the project'
@@ -264,10 +269,27 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'skills;find'= {
+            cand --owner 'Only skills of this GitHub owner'
+            cand --limit 'Most results'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand --json 'Print one JSON document (`"version": 1`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'skills;install'= {
             cand --max-file-size 'Largest file a skill may contain'
             cand --max-skill-size 'Largest total size of a skill'
-            cand --max-files 'Most files a skill may contain'
+            cand --max-files 'Most files a skill (or a downloaded archive) may contain'
+            cand --max-download-size 'Largest download of a web source (a SKILL.md or an archive)'
+            cand --max-extracted-size 'Largest total a downloaded archive may unpack to'
             cand --color 'When to use color (`NO_COLOR` is honoured)'
             cand --frozen 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked'
             cand -g 'Restore the user''s skills (`~/.agents/.skill-lock.json`) instead of the project''s'
@@ -286,7 +308,9 @@ set edit:completion:arg-completer[skills] = {|@words|
         &'skills;check'= {
             cand --max-file-size 'Largest file a skill may contain'
             cand --max-skill-size 'Largest total size of a skill'
-            cand --max-files 'Most files a skill may contain'
+            cand --max-files 'Most files a skill (or a downloaded archive) may contain'
+            cand --max-download-size 'Largest download of a web source (a SKILL.md or an archive)'
+            cand --max-extracted-size 'Largest total a downloaded archive may unpack to'
             cand --color 'When to use color (`NO_COLOR` is honoured)'
             cand --exit-code 'Exit 1 when updates exist'
             cand -g 'Check the user''s skills instead of the project''s'
@@ -305,7 +329,9 @@ set edit:completion:arg-completer[skills] = {|@words|
         &'skills;update'= {
             cand --max-file-size 'Largest file a skill may contain'
             cand --max-skill-size 'Largest total size of a skill'
-            cand --max-files 'Most files a skill may contain'
+            cand --max-files 'Most files a skill (or a downloaded archive) may contain'
+            cand --max-download-size 'Largest download of a web source (a SKILL.md or an archive)'
+            cand --max-extracted-size 'Largest total a downloaded archive may unpack to'
             cand --color 'When to use color (`NO_COLOR` is honoured)'
             cand -g 'Update the user''s skills instead of the project''s'
             cand --global 'Update the user''s skills instead of the project''s'
@@ -357,6 +383,7 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand serve 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
             cand add 'Install skills from a repository, URL or folder into agent dirs'
             cand remove 'Remove installed skills and their lock entries'
+            cand find 'Search the skills.sh directory'
             cand install 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
             cand check 'Read-only: which locked skills have upstream changes'
             cand update 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
@@ -377,6 +404,8 @@ set edit:completion:arg-completer[skills] = {|@words|
         &'skills;help;add'= {
         }
         &'skills;help;remove'= {
+        }
+        &'skills;help;find'= {
         }
         &'skills;help;install'= {
         }

@@ -42,6 +42,7 @@ complete -c skills -n "__fish_skills_needs_command" -f -a "add" -d 'Install skil
 complete -c skills -n "__fish_skills_needs_command" -f -a "a" -d 'Install skills from a repository, URL or folder into agent dirs'
 complete -c skills -n "__fish_skills_needs_command" -f -a "remove" -d 'Remove installed skills and their lock entries'
 complete -c skills -n "__fish_skills_needs_command" -f -a "rm" -d 'Remove installed skills and their lock entries'
+complete -c skills -n "__fish_skills_needs_command" -f -a "find" -d 'Search the skills.sh directory'
 complete -c skills -n "__fish_skills_needs_command" -f -a "install" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
 complete -c skills -n "__fish_skills_needs_command" -f -a "check" -d 'Read-only: which locked skills have upstream changes'
 complete -c skills -n "__fish_skills_needs_command" -f -a "update" -d 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
@@ -143,7 +144,9 @@ complete -c skills -n "__fish_skills_using_subcommand add" -s s -l skill -d 'Ski
 complete -c skills -n "__fish_skills_using_subcommand add" -s a -l agent -d 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l max-file-size -d 'Largest file a skill may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l max-skill-size -d 'Largest total size of a skill' -r
-complete -c skills -n "__fish_skills_using_subcommand add" -l max-files -d 'Most files a skill may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand add" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand add" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
+complete -c skills -n "__fish_skills_using_subcommand add" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -165,7 +168,9 @@ complete -c skills -n "__fish_skills_using_subcommand a" -s s -l skill -d 'Skill
 complete -c skills -n "__fish_skills_using_subcommand a" -s a -l agent -d 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -l max-file-size -d 'Largest file a skill may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -l max-skill-size -d 'Largest total size of a skill' -r
-complete -c skills -n "__fish_skills_using_subcommand a" -l max-files -d 'Most files a skill may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand a" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand a" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
+complete -c skills -n "__fish_skills_using_subcommand a" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -211,9 +216,22 @@ complete -c skills -n "__fish_skills_using_subcommand rm" -s v -l verbose -d 'Pr
 complete -c skills -n "__fish_skills_using_subcommand rm" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c skills -n "__fish_skills_using_subcommand rm" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand find" -l owner -d 'Only skills of this GitHub owner' -r
+complete -c skills -n "__fish_skills_using_subcommand find" -l limit -d 'Most results' -r
+complete -c skills -n "__fish_skills_using_subcommand find" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand find" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand find" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand find" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand find" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand find" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c skills -n "__fish_skills_using_subcommand find" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand install" -l max-file-size -d 'Largest file a skill may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand install" -l max-skill-size -d 'Largest total size of a skill' -r
-complete -c skills -n "__fish_skills_using_subcommand install" -l max-files -d 'Most files a skill may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand install" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand install" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
+complete -c skills -n "__fish_skills_using_subcommand install" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
 complete -c skills -n "__fish_skills_using_subcommand install" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -227,7 +245,9 @@ complete -c skills -n "__fish_skills_using_subcommand install" -s h -l help -d '
 complete -c skills -n "__fish_skills_using_subcommand install" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand check" -l max-file-size -d 'Largest file a skill may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand check" -l max-skill-size -d 'Largest total size of a skill' -r
-complete -c skills -n "__fish_skills_using_subcommand check" -l max-files -d 'Most files a skill may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand check" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand check" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
+complete -c skills -n "__fish_skills_using_subcommand check" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
 complete -c skills -n "__fish_skills_using_subcommand check" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -241,7 +261,9 @@ complete -c skills -n "__fish_skills_using_subcommand check" -s h -l help -d 'Pr
 complete -c skills -n "__fish_skills_using_subcommand check" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand update" -l max-file-size -d 'Largest file a skill may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand update" -l max-skill-size -d 'Largest total size of a skill' -r
-complete -c skills -n "__fish_skills_using_subcommand update" -l max-files -d 'Most files a skill may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand update" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand update" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
+complete -c skills -n "__fish_skills_using_subcommand update" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
 complete -c skills -n "__fish_skills_using_subcommand update" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -272,16 +294,17 @@ complete -c skills -n "__fish_skills_using_subcommand completions" -s v -l verbo
 complete -c skills -n "__fish_skills_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c skills -n "__fish_skills_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "lint" -d 'Validate skills: the open spec, portability, quality, size and security'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "prompt" -d 'Print the `<available_skills>` block (or one skill\'s activation block) for a system prompt'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "list" -d 'List installed skills: name, agents, source, path'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "init" -d 'Create a new skill that passes `skills lint --strict`'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "serve" -d 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "add" -d 'Install skills from a repository, URL or folder into agent dirs'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "remove" -d 'Remove installed skills and their lock entries'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "install" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "check" -d 'Read-only: which locked skills have upstream changes'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "update" -d 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "manifest" -d 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove install check update manifest completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "lint" -d 'Validate skills: the open spec, portability, quality, size and security'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "prompt" -d 'Print the `<available_skills>` block (or one skill\'s activation block) for a system prompt'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "list" -d 'List installed skills: name, agents, source, path'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "init" -d 'Create a new skill that passes `skills lint --strict`'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "serve" -d 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "add" -d 'Install skills from a repository, URL or folder into agent dirs'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "remove" -d 'Remove installed skills and their lock entries'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "find" -d 'Search the skills.sh directory'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "install" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "check" -d 'Read-only: which locked skills have upstream changes'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "update" -d 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "manifest" -d 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

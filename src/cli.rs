@@ -60,6 +60,8 @@ pub enum Command {
     /// Remove installed skills and their lock entries
     #[command(visible_alias = "rm")]
     Remove(RemoveArgs),
+    /// Search the skills.sh directory
+    Find(FindArgs),
     /// Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)
     Install(InstallArgs),
     /// Read-only: which locked skills have upstream changes
@@ -214,9 +216,15 @@ pub struct LimitArgs {
     /// Largest total size of a skill
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "50MiB")]
     pub max_skill_size: u64,
-    /// Most files a skill may contain
+    /// Most files a skill (or a downloaded archive) may contain
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub max_files: usize,
+    /// Largest download of a web source (a SKILL.md or an archive)
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "10MiB")]
+    pub max_download_size: u64,
+    /// Largest total a downloaded archive may unpack to
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "25MiB")]
+    pub max_extracted_size: u64,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -394,6 +402,27 @@ pub struct ManifestArgs {
     #[arg(short, long)]
     pub global: bool,
     /// Print JSON instead of a summary
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Asks `$SKILLS_API_URL/api/search` (default https://skills.sh). Network and API \
+errors are reported as errors (exit 2), never as \"no skills found\".\n\nExamples:\n  skills find pdf\n  \
+skills find review --owner vercel-labs --limit 5 --json"
+)]
+pub struct FindArgs {
+    /// What to look for [asked for on a terminal when not given]
+    #[arg(value_name = "QUERY")]
+    pub query: Vec<String>,
+    /// Only skills of this GitHub owner
+    #[arg(long, value_name = "OWNER")]
+    pub owner: Option<String>,
+    /// Most results
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub limit: u16,
+    /// Print one JSON document (`"version": 1`)
     #[arg(long)]
     pub json: bool,
 }

@@ -17,6 +17,8 @@ pub const SKILLS_CACHE_DIR: &str = "SKILLS_CACHE_DIR";
 pub const SKILLS_BLESS: &str = "SKILLS_BLESS";
 /// Disables color, as everywhere (<https://no-color.org>).
 pub const NO_COLOR: &str = "NO_COLOR";
+/// Seconds an HTTP request (web sources, `skills find`) may take (default 30).
+pub const SKILLS_HTTP_TIMEOUT: &str = "SKILLS_HTTP_TIMEOUT";
 /// Token for private GitHub repositories over HTTPS; `GH_TOKEN` is read too.
 pub const GITHUB_TOKEN: &str = "GITHUB_TOKEN";
 pub const GH_TOKEN: &str = "GH_TOKEN";

@@ -25,6 +25,21 @@ impl From<ExitStatus> for ExitCode {
     }
 }
 
+/// The error chain of `err` on one line: ``cannot reach `x`: connection refused``.
+pub fn one_line(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        let message = cause.to_string();
+        if !text.contains(&message) {
+            text.push_str(": ");
+            text.push_str(&message);
+        }
+        source = cause.source();
+    }
+    text
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// An I/O error; `fs_err` already names the path in the message.

@@ -126,6 +126,8 @@ pub struct LockEntry {
     pub computed_hash: String,
     /// The resolved commit (40 hex digits), for git sources.
     pub commit: Option<String>,
+    /// `sha256:<hex>` of what a web source served (a v0.2 index's digest, or the download).
+    pub digest: Option<String>,
     /// Agent ids the skill was installed for.
     pub agents: Vec<String>,
     pub mode: Option<InstallMode>,
@@ -174,6 +176,8 @@ pub struct EntryWire {
     pub commit: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub computed_hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<BTreeMap<String, String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -335,6 +339,7 @@ impl Lock {
                         installed_at: if global { e.installed_at.clone() } else { None },
                         updated_at: if global { e.updated_at.clone() } else { None },
                         commit: e.commit.clone(),
+                        digest: e.digest.clone(),
                         agents: (!e.agents.is_empty()).then(|| e.agents.clone()),
                         mode: e.mode.map(|m| m.as_str().to_owned()),
                         files: (!e.files.is_empty()).then(|| e.files.clone()),
@@ -404,6 +409,15 @@ fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, String> {
         Some("symlink") => Some(InstallMode::Symlink),
         Some(other) => return Err(format!("has an unknown `mode` `{other}`")),
     };
+    if let Some(digest) = &entry.digest
+        && !digest
+            .strip_prefix("sha256:")
+            .is_some_and(|h| is_hex(h, 64))
+    {
+        return Err(format!(
+            "has a `digest` that is not `sha256:<hex>`: `{digest}`"
+        ));
+    }
     let files = entry.files.unwrap_or_default();
     if let Some((file, digest)) = files
         .iter()
@@ -427,6 +441,7 @@ fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, String> {
         skill_path: entry.skill_path,
         computed_hash,
         commit: entry.commit,
+        digest: entry.digest,
         agents: entry.agents.unwrap_or_default(),
         mode,
         files,

@@ -153,3 +153,19 @@ pub fn paint(color: bool, style: Style, text: impl Display) -> String {
         text.to_string()
     }
 }
+
+/// A table in the house style (condensed UTF-8 borders, wrapped to `COLUMNS` or the terminal).
+pub fn table(header: &[&str]) -> comfy_table::Table {
+    let mut table = comfy_table::Table::new();
+    table
+        .load_style(comfy_table::presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
+    if let Some(width) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse::<u16>().ok())
+    {
+        table.set_width(width);
+    }
+    table.set_header(header.iter().copied());
+    table
+}

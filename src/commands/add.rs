@@ -5,7 +5,6 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use comfy_table::{ContentArrangement, Table, presets};
 use serde_json::json;
 
 use super::scope::{Scope, Target, lock_error};
@@ -27,6 +26,8 @@ pub struct Planned {
     pub source_dir: String,
     /// The SKILL.md inside the source.
     pub skill_path: String,
+    /// What a web index says its bytes hash to.
+    pub digest: Option<String>,
     pub placements: Vec<Placement>,
 }
 
@@ -80,20 +81,29 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let env = SourceEnv::from_env(scope.project.clone());
     let source = sources::parse(&input, &env).map_err(|err| open_error(OpenError::Source(err)))?;
 
-    let settings = Scope::git_settings(printer.progress());
+    let mut settings = Scope::git_settings(printer.progress());
+    settings.web = crate::source::web::WebLimits::from(&args.limits);
     let lock_dir = scope
         .lock_path
         .parent()
         .map_or_else(|| scope.project.clone(), PathBuf::from);
     let opened =
         open::open(&source, &lock_dir, scope.global, &settings, None).map_err(open_error)?;
-    let discovery = discover::discover(
-        opened.tree.as_ref(),
-        &opened.base,
-        Options {
-            full_depth: args.full_depth,
+    // A web index lists its skills: nothing to search, nothing downloaded before choosing.
+    let discovery = match &opened.offered {
+        Some(offered) => discover::Discovery {
+            skills: offered.clone(),
+            searched: vec![opened.origin.source_url.clone().unwrap_or_default()],
+            ..discover::Discovery::default()
         },
-    );
+        None => discover::discover(
+            opened.tree.as_ref(),
+            &opened.base,
+            Options {
+                full_depth: args.full_depth,
+            },
+        ),
+    };
     for warning in &discovery.warnings {
         printer.warn(warning);
     }
@@ -114,14 +124,20 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             printer,
         );
     }
-    let chosen = choose(
-        &discovery.skills,
-        &requested(args, &opened),
-        args,
-        show_internal,
-    )?;
+    // At a terminal, whatever the flags leave open is asked; elsewhere nothing ever is.
+    let interactive = !args.yes && !args.all && !args.json && !args.dry_run && terminal();
+    let requested = requested(args, &opened);
+    let chosen = if interactive && requested.is_empty() {
+        pick_skills(&discovery.skills, show_internal)?
+    } else {
+        choose(&discovery.skills, &requested, args, show_internal)?
+    };
     let targets = if args.agents.is_empty() && !args.all {
-        scope.default_targets()
+        if interactive {
+            pick_agents(&scope)?
+        } else {
+            scope.default_targets()
+        }
     } else {
         let ids = if args.all {
             vec!["*".to_owned()]
@@ -270,6 +286,7 @@ fn plan(
             folder,
             source_dir: offered.path.clone(),
             skill_path: crate::source::tree::join(&offered.path, crate::skill::SKILL_MD),
+            digest: offered.digest.clone(),
         });
     }
     (planned, skipped)
@@ -294,8 +311,9 @@ pub fn stage_all(
         let payload = match install::collect(tree, &skill.source_dir, limits) {
             Ok(payload) => payload,
             Err(err) => {
-                printer.warn(format_args!("skipped `{}`: {err}", skill.name));
-                skipped.push((skill.name.clone(), err.to_string()));
+                let reason = crate::error::one_line(&err);
+                printer.warn(format_args!("skipped `{}`: {reason}", skill.name));
+                skipped.push((skill.name.clone(), reason));
                 continue;
             }
         };
@@ -370,6 +388,94 @@ pub fn check_conflicts(
     .with_hint("pass `--force` to replace it (local edits are lost)"))
 }
 
+fn terminal() -> bool {
+    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "used as `map_err(prompt_error)`"
+)]
+fn prompt_error(err: dialoguer::Error) -> Error {
+    Error::msg("cannot read the answer").with_source(std::io::Error::other(err.to_string()))
+}
+
+/// Asks which of the offered skills to install (one offered skill is not asked about).
+fn pick_skills(offered: &[Offered], show_internal: bool) -> Result<Vec<Offered>, Error> {
+    let visible: Vec<&Offered> = offered
+        .iter()
+        .filter(|s| show_internal || !s.internal)
+        .collect();
+    if let [one] = visible.as_slice() {
+        return Ok(vec![(*one).clone()]);
+    }
+    let items: Vec<String> = visible
+        .iter()
+        .map(|s| {
+            let description: String = s
+                .description
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let short: String = description.chars().take(70).collect();
+            format!("{}  {short}", s.name)
+        })
+        .collect();
+    let picked = dialoguer::MultiSelect::new()
+        .with_prompt("Skills to install (space selects, enter confirms)")
+        .items(&items)
+        .max_length(15)
+        .interact_on_opt(&dialoguer::console::Term::stderr())
+        .map_err(prompt_error)?;
+    match picked {
+        Some(indexes) if !indexes.is_empty() => {
+            Ok(indexes.into_iter().map(|i| visible[i].clone()).collect())
+        }
+        _ => Err(Error::msg("no skill selected; nothing was installed")),
+    }
+}
+
+/// Asks which agents to install for; the ones `add` would pick by itself are preselected.
+fn pick_agents(scope: &Scope) -> Result<Vec<Target>, Error> {
+    let defaults: Vec<&str> = scope
+        .default_targets()
+        .iter()
+        .flat_map(|t| t.agents.clone())
+        .collect();
+    let agents: Vec<&crate::agents::Agent> = crate::agents::AGENTS
+        .iter()
+        .filter(|a| (!a.hidden || defaults.contains(&a.id)) && scope.agent_dir(a).is_some())
+        .collect();
+    let items: Vec<String> = agents
+        .iter()
+        .map(|a| {
+            let dir = scope
+                .agent_dir(a)
+                .map(|d| shown(&d, scope))
+                .unwrap_or_default();
+            format!("{}  {dir}", a.display_name)
+        })
+        .collect();
+    let preselected: Vec<bool> = agents.iter().map(|a| defaults.contains(&a.id)).collect();
+    let picked = dialoguer::MultiSelect::new()
+        .with_prompt("Agents to install for (space selects, enter confirms)")
+        .items(&items)
+        .defaults(&preselected)
+        .max_length(15)
+        .interact_on_opt(&dialoguer::console::Term::stderr())
+        .map_err(prompt_error)?;
+    match picked {
+        Some(indexes) if !indexes.is_empty() => {
+            let ids: Vec<String> = indexes
+                .into_iter()
+                .map(|i| agents[i].id.to_owned())
+                .collect();
+            scope.targets_for(&ids)
+        }
+        _ => Err(Error::msg("no agent selected; nothing was installed")),
+    }
+}
+
 fn confirm(
     yes: bool,
     planned: &[Planned],
@@ -380,12 +486,11 @@ fn confirm(
     if yes {
         return Ok(());
     }
-    let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
-    if !interactive {
+    if !terminal() {
         return Err(Error::msg(
             "not installing without confirmation, and there is no terminal to ask on",
         )
-        .with_hint("pass `-y` to confirm"));
+        .with_hint("pass `-y` to confirm (with `--skill` and `-a` to choose skills and agents)"));
     }
     let dirs: Vec<String> = targets.iter().map(|t| shown(&t.dir, scope)).collect();
     let names: Vec<&str> = planned.iter().map(|p| p.name.as_str()).collect();
@@ -398,9 +503,7 @@ fn confirm(
         .with_prompt("Proceed")
         .default(true)
         .interact_on(&dialoguer::console::Term::stderr())
-        .map_err(|err| {
-            Error::msg("cannot read the answer").with_source(std::io::Error::other(err.to_string()))
-        })?;
+        .map_err(prompt_error)?;
     if answer {
         Ok(())
     } else {
@@ -429,6 +532,11 @@ pub fn lock_entry(
         skill_path: Some(skill.planned.skill_path.clone()),
         computed_hash: skill.computed_hash.clone(),
         commit: origin.commit.clone(),
+        digest: skill
+            .planned
+            .digest
+            .clone()
+            .or_else(|| origin.digest.clone()),
         agents: agents.to_vec(),
         mode: Some(mode),
         files: skill.digests.clone(),
@@ -580,17 +688,7 @@ fn list(
         printer.data(&text)?;
         return Ok(ExitStatus::Success);
     }
-    let mut table = Table::new();
-    table
-        .load_style(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic);
-    if let Some(width) = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse::<u16>().ok())
-    {
-        table.set_width(width);
-    }
-    table.set_header(["Name", "Path", "Description"]);
+    let mut table = crate::output::table(&["Name", "Path", "Description"]);
     for skill in &visible {
         let mut row = comfy_table::Row::from([
             skill.name.clone(),

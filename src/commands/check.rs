@@ -5,7 +5,6 @@
 //! and the skill's folder hashed: a commit that does not touch the skill is not an update. A
 //! local source is compared with the folder as it is now.
 
-use comfy_table::{ContentArrangement, Table, presets};
 use serde_json::json;
 
 use super::locked::{self, Remotes, Upstream};
@@ -55,6 +54,8 @@ pub struct Status {
     pub reason: Option<String>,
     /// The upstream version, when it is an update: its folder in the source and its files.
     pub update: Option<(String, Payload)>,
+    /// What a web source says the update's bytes hash to.
+    pub digest: Option<String>,
 }
 
 impl Status {
@@ -65,6 +66,7 @@ impl Status {
             upstream,
             reason: None,
             update: None,
+            digest: None,
         }
     }
 
@@ -90,10 +92,12 @@ pub fn inspect(
         Err(reason) => return Status::unreachable(name, None, reason),
     };
     let opened = match upstream {
-        Upstream::Folder(path) => match Remotes::folder(&path) {
-            Ok(opened) => opened,
-            Err(reason) => return Status::unreachable(name, None, reason),
-        },
+        Upstream::Folder(_) | Upstream::Web { .. } => {
+            match remotes.open_upstream(&upstream, &locked::tracked_want(entry)) {
+                Ok(opened) => opened,
+                Err(reason) => return Status::unreachable(name, None, reason),
+            }
+        }
         Upstream::Git(url) => {
             let want = locked::tracked_want(entry);
             let tip = match remotes.resolve(&url, &want) {
@@ -111,6 +115,11 @@ pub fn inspect(
         }
     };
     let tip = opened.commit.clone();
+    // A web index that still gives the locked digest serves the locked bytes: nothing to download.
+    if entry.digest.is_some() && opened.digests.get(name) == entry.digest.as_ref() {
+        return Status::new(name, State::UpToDate, tip);
+    }
+    let digest = opened.digest(name);
     match locked::read_skill(entry, name, &opened, limits) {
         Ok(None) => Status {
             reason: Some(format!("the source no longer has a skill `{name}`")),
@@ -121,6 +130,7 @@ pub fn inspect(
         }
         Ok(Some(update)) => Status {
             update: Some(update),
+            digest,
             ..Status::new(name, State::UpdateAvailable, tip)
         },
         Err(reason) => Status::unreachable(name, tip, reason),
@@ -216,17 +226,7 @@ fn report(
         printer.status("no locked skills");
         return Ok(());
     }
-    let mut table = Table::new();
-    table
-        .load_style(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic);
-    if let Some(width) = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse::<u16>().ok())
-    {
-        table.set_width(width);
-    }
-    table.set_header(["Skill", "Source", "Locked", "Upstream", "Status"]);
+    let mut table = crate::output::table(&["Skill", "Source", "Locked", "Upstream", "Status"]);
     for (status, entry) in statuses {
         table.add_row([
             status.name.clone(),
@@ -246,11 +246,18 @@ fn report(
         .iter()
         .filter(|(s, _)| matches!(s.state, State::UpdateAvailable | State::RemovedUpstream))
         .count();
+    let unchecked = statuses
+        .iter()
+        .filter(|(s, _)| s.state == State::Unreachable)
+        .count();
+    if unchecked > 0 {
+        printer.status(format_args!("{unchecked} skill(s) could not be checked"));
+    }
     if updates > 0 {
         printer.status(format_args!(
             "{updates} update(s) available; `skills update` applies them"
         ));
-    } else {
+    } else if unchecked == 0 {
         printer.status("all checked skills are up to date");
     }
     Ok(())

@@ -9,7 +9,7 @@
 
 use serde_json::json;
 
-use super::locked::{self, Remotes, Upstream};
+use super::locked::{self, Remotes};
 use super::scope::{Scope, lock_error};
 use crate::cli::InstallArgs;
 use crate::error::{Error, ExitStatus};
@@ -117,10 +117,8 @@ fn restore(
     limits: Limits,
     transaction: &mut Transaction,
 ) -> Result<(Outcome, LockEntry), String> {
-    let opened = match locked::upstream(entry, &scope.lock_dir(), env)? {
-        Upstream::Folder(path) => Remotes::folder(&path)?,
-        Upstream::Git(url) => remotes.open(&url, &locked::locked_want(entry))?,
-    };
+    let upstream = locked::upstream(entry, &scope.lock_dir(), env)?;
+    let opened = remotes.open_upstream(&upstream, &locked::locked_want(entry))?;
     let at = opened
         .commit
         .as_deref()
@@ -153,7 +151,10 @@ fn restore(
         }
     }
     let mut restored = entry.clone();
-    restored.commit = restored.commit.or(opened.commit);
+    restored.commit = restored.commit.or_else(|| opened.commit.clone());
+    if restored.digest.is_none() {
+        restored.digest = opened.digest(name);
+    }
     if restored.files.is_empty() {
         restored.files = digests;
     }

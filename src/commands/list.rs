@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use comfy_table::{ContentArrangement, Row, Table, presets};
+use comfy_table::Row;
 use serde::Serialize;
 
 use crate::agents::{self, AGENTS, Agent};
@@ -171,16 +171,6 @@ fn agents_cell(ids: &[&'static str]) -> String {
 }
 
 fn table(items: &[Item]) -> String {
-    let mut table = Table::new();
-    table
-        .load_style(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic);
-    if let Some(width) = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse::<u16>().ok())
-    {
-        table.set_width(width);
-    }
     let versions = items
         .iter()
         .any(|i| i.commit.is_some() || i.git_ref.is_some());
@@ -191,7 +181,7 @@ fn table(items: &[Item]) -> String {
     header.extend(["Path", "Description"]);
     // Every column keeps its content; only the description is cut to fit the terminal.
     let fixed = header.len() - 1;
-    table.set_header(header);
+    let mut table = crate::output::table(&header);
     table.set_constraints(
         std::iter::repeat_n(comfy_table::ColumnConstraint::ContentWidth, fixed).chain([
             comfy_table::ColumnConstraint::LowerBoundary(comfy_table::Width::Fixed(12)),

@@ -12,7 +12,9 @@ use crate::install::{self, Limits, Payload, Placement};
 use crate::lock::{InstallMode, LockEntry, SourceType};
 use crate::source::discover::{self, Options};
 use crate::source::git::{self, GitSettings, RemoteRef, Want};
+use crate::source::http::Http;
 use crate::source::tree::{LocalTree, SourceTree};
+use crate::source::web;
 use crate::source::{Source, SourceEnv};
 
 /// Where a locked skill's source is.
@@ -22,22 +24,11 @@ pub enum Upstream {
     Folder(PathBuf),
     /// A git remote, by clone URL.
     Git(String),
+    /// A web source: a site with a well-known index (`well_known`), or a download.
+    Web { url: String, well_known: bool },
 }
 
-/// The error chain of `err` on one line: ``cannot reach `x`: connection refused``.
-pub fn describe(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        let message = cause.to_string();
-        if !text.contains(&message) {
-            text.push_str(": ");
-            text.push_str(&message);
-        }
-        source = cause.source();
-    }
-    text
-}
+pub use crate::error::one_line as describe;
 
 /// `path` with `.` and `..` resolved lexically.
 fn normalize(path: &Path) -> PathBuf {
@@ -67,10 +58,13 @@ pub fn upstream(entry: &LockEntry, lock_dir: &Path, env: &SourceEnv) -> Result<U
             };
             Ok(Upstream::Folder(normalize(&path)))
         }
-        SourceType::WellKnown => Err(format!(
-            "`{}` is a web source; downloads and well-known indexes are not supported by this build",
-            entry.source
-        )),
+        SourceType::WellKnown => match crate::source::parse(&entry.source, env) {
+            Ok(Source::Web { url, kind }) => Ok(Upstream::Web {
+                url,
+                well_known: kind == crate::source::WebKind::WellKnown,
+            }),
+            _ => Err(format!("`{}` is not a web source", entry.source)),
+        },
         SourceType::Github | SourceType::Gitlab | SourceType::Git => {
             match crate::source::parse(&entry.source, env) {
                 Ok(Source::Git(source)) => Ok(Upstream::Git(source.url)),
@@ -85,12 +79,35 @@ pub fn upstream(entry: &LockEntry, lock_dir: &Path, env: &SourceEnv) -> Result<U
     }
 }
 
-/// A source opened at one commit (or a folder as it is now).
+/// A source opened at one commit (or a folder or web source as it is now).
 #[derive(Clone)]
 pub struct Opened {
     pub tree: Rc<dyn SourceTree>,
     /// The commit read, for git sources.
     pub commit: Option<String>,
+    /// Web sources: the digest an index gives each skill, by name.
+    pub digests: HashMap<String, String>,
+    /// Web sources: the digest of a direct download.
+    pub download_digest: Option<String>,
+}
+
+impl Opened {
+    fn tree(tree: Rc<dyn SourceTree>, commit: Option<String>) -> Opened {
+        Opened {
+            tree,
+            commit,
+            digests: HashMap::new(),
+            download_digest: None,
+        }
+    }
+
+    /// The digest of what this source serves for the skill `name`, for the lock.
+    pub fn digest(&self, name: &str) -> Option<String> {
+        self.digests
+            .get(name)
+            .cloned()
+            .or_else(|| self.download_digest.clone())
+    }
 }
 
 /// Remotes and folders opened so far: each remote is asked for its refs once, each commit is
@@ -141,10 +158,7 @@ impl Remotes {
         let refs = self.refs(url)?;
         let fetched = git::fetch(url, want, Some(refs.to_vec()), &self.settings)
             .map_err(|err| describe(&err))?;
-        let opened = Opened {
-            commit: Some(fetched.commit.clone()),
-            tree: Rc::new(fetched.tree),
-        };
+        let opened = Opened::tree(Rc::new(fetched.tree), Some(fetched.commit.clone()));
         self.trees.insert(key, opened.clone());
         Ok(opened)
     }
@@ -157,12 +171,36 @@ impl Remotes {
                 path.display()
             ));
         }
+        let root = path.to_path_buf();
+        Ok(Opened::tree(Rc::new(LocalTree { root }), None))
+    }
+
+    /// A web source as it is now: its index (skills downloaded when read), or the download.
+    pub fn web(&self, url: &str, well_known: bool) -> Result<Opened, String> {
+        let http = Http::new(self.settings.progress).map_err(|err| describe(&err))?;
+        let opened =
+            web::open(http, url, well_known, self.settings.web).map_err(|err| describe(&err))?;
+        let digests = opened
+            .offered
+            .iter()
+            .flatten()
+            .filter_map(|o| Some((o.name.clone(), o.digest.clone()?)))
+            .collect();
         Ok(Opened {
-            tree: Rc::new(LocalTree {
-                root: path.to_path_buf(),
-            }),
+            tree: Rc::from(opened.tree),
             commit: None,
+            digests,
+            download_digest: opened.digest,
         })
+    }
+
+    /// Opens `upstream` at what `want` names (git), or as it is now (folders, web sources).
+    pub fn open_upstream(&mut self, upstream: &Upstream, want: &Want) -> Result<Opened, String> {
+        match upstream {
+            Upstream::Folder(path) => Remotes::folder(path),
+            Upstream::Git(url) => self.open(url, want),
+            Upstream::Web { url, well_known } => self.web(url, *well_known),
+        }
     }
 }
 

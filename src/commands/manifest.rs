@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use comfy_table::{ContentArrangement, Table, presets};
+use comfy_table::Table;
 use serde_json::json;
 
 use super::add::shown;
@@ -347,17 +347,7 @@ fn check(
 }
 
 fn table(drifts: &[Drift]) -> Table {
-    let mut table = Table::new();
-    table
-        .load_style(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic);
-    if let Some(width) = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse::<u16>().ok())
-    {
-        table.set_width(width);
-    }
-    table.set_header(["Skill", "Status", "Path", "Files"]);
+    let mut table = crate::output::table(&["Skill", "Status", "Path", "Files"]);
     for drift in drifts {
         let mut lines: Vec<String> = Vec::new();
         for (list, what) in [

@@ -3,6 +3,7 @@
 pub mod add;
 pub mod check;
 pub mod completions;
+pub mod find;
 pub mod init;
 pub mod install;
 pub mod lint;
@@ -32,6 +33,7 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
         Command::Serve(args) => serve::run(&args, printer),
         Command::Add(args) => add::run(&args, printer),
         Command::Remove(args) => remove::run(&args, printer),
+        Command::Find(args) => find::run(&args, printer),
         Command::Install(args) => install::run(&args, printer),
         Command::Check(args) => check::run(&args, printer),
         Command::Update(args) => update::run(&args, printer),

@@ -80,6 +80,7 @@ pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         after.computed_hash.clone_from(&payload.computed_hash);
         after.files = payload.digests();
         after.commit.clone_from(&status.upstream);
+        after.digest.clone_from(&status.digest);
         after.skill_path = Some(crate::source::tree::join(&dir, crate::skill::SKILL_MD));
         after.agents = layout.agents;
         after.mode = Some(layout.mode);
@@ -171,6 +172,15 @@ fn edits(name: &str, entry: &LockEntry, placements: &[crate::install::Placement]
     out
 }
 
+/// A short label of what an entry pins: its commit, else its web digest.
+fn version(entry: &LockEntry) -> String {
+    match (&entry.commit, &entry.digest) {
+        (Some(commit), _) => locked::short(Some(commit)),
+        (None, Some(digest)) => locked::short(digest.strip_prefix("sha256:")),
+        (None, None) => locked::short(Some(&entry.computed_hash)),
+    }
+}
+
 fn report(
     updated: &[Updated],
     failures: &[(String, String)],
@@ -210,8 +220,8 @@ fn report(
         printer.status(format_args!(
             "updated {} {} → {} ({})",
             skill.name,
-            locked::short(skill.before.commit.as_deref()),
-            locked::short(skill.after.commit.as_deref()),
+            version(&skill.before),
+            version(&skill.after),
             if skill.diff.is_empty() {
                 "no file changes".to_owned()
             } else {

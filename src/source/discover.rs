@@ -32,6 +32,8 @@ pub struct Offered {
     pub path: String,
     /// `metadata.internal: true`: listed only when asked for by name.
     pub internal: bool,
+    /// `sha256:<hex>` of what a web index serves for it (v0.2 indexes).
+    pub digest: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -225,6 +227,7 @@ impl Search<'_> {
             description,
             path: dir.to_owned(),
             internal: skill.is_internal(),
+            digest: None,
         });
     }
 

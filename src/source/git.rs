@@ -117,6 +117,8 @@ pub struct GitSettings {
     pub cache: PathBuf,
     /// Draw a transfer progress bar.
     pub progress: bool,
+    /// What web sources may weigh.
+    pub web: super::web::WebLimits,
 }
 
 impl GitSettings {
@@ -126,7 +128,11 @@ impl GitSettings {
             .map(PathBuf::from)
             .or_else(|| dirs::cache_dir().map(|d| d.join("skills")))
             .unwrap_or_else(|| std::env::temp_dir().join("skills-cache"));
-        GitSettings { cache, progress }
+        GitSettings {
+            cache,
+            progress,
+            web: super::web::WebLimits::default(),
+        }
     }
 }
 
@@ -164,8 +170,7 @@ fn is_github_https(url: &str) -> bool {
         .strip_prefix("https://")
         .and_then(|rest| rest.split('/').next())
         .unwrap_or("");
-    let enterprise = std::env::var("GH_HOST").ok();
-    host == "github.com" || host.ends_with(".github.com") || enterprise.as_deref() == Some(host)
+    super::http::is_github_host(host)
 }
 
 /// Callbacks that answer credential requests without ever prompting, and draw progress.
@@ -184,13 +189,11 @@ fn callbacks<'a>(
         if allowed.contains(git2::CredentialType::SSH_KEY) {
             return git2::Cred::ssh_key_from_agent(username.unwrap_or("git"));
         }
-        if allowed.contains(git2::CredentialType::USER_PASS_PLAINTEXT) && is_github_https(url) {
-            let token = [crate::env_vars::GITHUB_TOKEN, crate::env_vars::GH_TOKEN]
-                .iter()
-                .find_map(|var| std::env::var(var).ok().filter(|t| !t.is_empty()));
-            if let Some(token) = token {
-                return git2::Cred::userpass_plaintext("x-access-token", &token);
-            }
+        if allowed.contains(git2::CredentialType::USER_PASS_PLAINTEXT)
+            && is_github_https(url)
+            && let Some(token) = super::http::github_token()
+        {
+            return git2::Cred::userpass_plaintext("x-access-token", &token);
         }
         Err(git2::Error::from_str(
             "no credentials available (set GITHUB_TOKEN, or add a key to the ssh agent)",

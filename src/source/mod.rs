@@ -4,8 +4,10 @@
 pub mod discover;
 pub mod git;
 pub mod grammar;
+pub mod http;
 pub mod open;
 
 pub mod tree;
+pub mod web;
 
 pub use grammar::{GitSource, Provider, Selector, Source, SourceEnv, SourceError, WebKind, parse};

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::git::{self, FetchError, GitSettings, Want};
-use super::grammar::{Provider, Selector, Source, SourceError};
+use super::grammar::{Provider, Selector, Source, SourceError, WebKind};
 use super::tree::{LocalTree, SourceTree};
 use crate::lock::SourceType;
 
@@ -20,6 +20,8 @@ pub struct Origin {
     pub git_ref: Option<String>,
     /// The commit read, for git sources.
     pub commit: Option<String>,
+    /// `sha256:<hex>` of the download, for direct web downloads.
+    pub digest: Option<String>,
 }
 
 /// A source ready to read.
@@ -32,6 +34,8 @@ pub struct Opened {
     pub skill: Option<String>,
     /// Whether git objects were transferred.
     pub transferred: bool,
+    /// The skills a web index offers (discovery is not needed, nothing is downloaded yet).
+    pub offered: Option<Vec<super::discover::Offered>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -42,10 +46,8 @@ pub enum OpenError {
     Fetch(#[from] FetchError),
     #[error("`{}` does not exist", .0.display())]
     NotFound(PathBuf),
-    #[error(
-        "`{0}` is a web source; downloads and well-known indexes are not supported by this build"
-    )]
-    Web(String),
+    #[error(transparent)]
+    Web(#[from] super::web::WebError),
 }
 
 impl OpenError {
@@ -56,7 +58,7 @@ impl OpenError {
             OpenError::NotFound(_) => {
                 Some("a local source is a folder of skills or a skill folder".into())
             }
-            OpenError::Web(_) => None,
+            OpenError::Web(err) => err.hint(),
         }
     }
 }
@@ -116,11 +118,13 @@ pub fn open(
                     source_url: None,
                     git_ref: None,
                     commit: None,
+                    digest: None,
                 },
                 tree: Box::new(LocalTree { root }),
                 base: String::new(),
                 skill: None,
                 transferred: false,
+                offered: None,
             })
         }
         Source::Git(git_source) => {
@@ -163,14 +167,35 @@ pub fn open(
                     )),
                     git_ref: recorded_ref,
                     commit: Some(fetched.commit.clone()),
+                    digest: None,
                 },
                 transferred: fetched.transferred,
                 tree: Box::new(fetched.tree),
                 base: subpath.unwrap_or_default(),
                 skill: git_source.skill.clone(),
+                offered: None,
             })
         }
-        Source::Web { url, .. } => Err(OpenError::Web(url.clone())),
+        Source::Web { url, kind } => {
+            let http =
+                super::http::Http::new(settings.progress).map_err(super::web::WebError::from)?;
+            let opened = super::web::open(http, url, *kind == WebKind::WellKnown, settings.web)?;
+            Ok(Opened {
+                origin: Origin {
+                    source: url.clone(),
+                    source_type: SourceType::WellKnown,
+                    source_url: Some(opened.source_url),
+                    git_ref: None,
+                    commit: None,
+                    digest: opened.digest,
+                },
+                tree: opened.tree,
+                base: String::new(),
+                skill: None,
+                transferred: true,
+                offered: opened.offered,
+            })
+        }
     }
 }
 

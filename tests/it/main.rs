@@ -8,11 +8,13 @@ mod compat;
 mod fuzz;
 mod generated;
 mod help;
+mod httpserver;
 mod init;
 mod lifecycle;
 mod lint;
 mod list;
 mod prompt;
 mod serve;
+mod web;
 
 pub use add::add_source_display;

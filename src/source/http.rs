@@ -1,0 +1,256 @@
+//! HTTP(S) for web sources and `skills find`: one blocking `reqwest` client over rustls (ring),
+//! trusting the system's certificates plus those of `SSL_CERT_FILE`, with proxies from the
+//! environment (`HTTPS_PROXY`, `NO_PROXY`, …), bounded timeouts (`SKILLS_HTTP_TIMEOUT`) and at
+//! most 10 redirects. `GITHUB_TOKEN` goes to GitHub hosts only (and is dropped by redirects to
+//! other hosts). Bodies are read up to a limit, never further.
+
+use std::io::Read as _;
+use std::time::Duration;
+
+/// Default for `SKILLS_HTTP_TIMEOUT`: seconds a whole request may take.
+const DEFAULT_TIMEOUT_SECS: u64 = 30;
+const MAX_REDIRECTS: usize = 10;
+
+#[derive(Debug, thiserror::Error)]
+pub enum HttpError {
+    #[error("cannot reach `{url}`")]
+    Connect {
+        url: String,
+        #[source]
+        source: reqwest::Error,
+    },
+    #[error("`{url}` did not answer within {secs} s")]
+    Timeout { url: String, secs: u64 },
+    #[error("the TLS connection to `{url}` failed")]
+    Tls {
+        url: String,
+        #[source]
+        source: reqwest::Error,
+    },
+    #[error("`{url}` answered {status}")]
+    Status { url: String, status: u16 },
+    #[error("`{url}` is larger than the limit of {limit} bytes")]
+    TooLarge { url: String, limit: u64 },
+    #[error("`{url}` redirects more than {MAX_REDIRECTS} times")]
+    Redirects { url: String },
+    #[error("`{url}` is not a valid URL")]
+    Url { url: String },
+    #[error("the request to `{url}` failed")]
+    Other {
+        url: String,
+        #[source]
+        source: reqwest::Error,
+    },
+    #[error("cannot set up HTTPS: {0}")]
+    Setup(String),
+}
+
+impl HttpError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            HttpError::Connect { .. } => Some("check the network (and HTTPS_PROXY / NO_PROXY)".into()),
+            HttpError::Timeout { .. } => Some("set SKILLS_HTTP_TIMEOUT (seconds) to wait longer".into()),
+            HttpError::Tls { .. } => Some(
+                "a certificate the system does not trust? point SSL_CERT_FILE at a PEM bundle that has it".into(),
+            ),
+            HttpError::Status { status: 401 | 403, url } if is_github_url(url) => {
+                Some("for private GitHub content set GITHUB_TOKEN (or GH_TOKEN)".into())
+            }
+            HttpError::TooLarge { .. } => Some("raise it with --max-download-size".into()),
+            _ => None,
+        }
+    }
+
+    /// Whether the server said the thing does not exist (so another place may be tried).
+    pub fn is_not_found(&self) -> bool {
+        matches!(
+            self,
+            HttpError::Status {
+                status: 404 | 410,
+                ..
+            }
+        )
+    }
+}
+
+/// Whether `host` is GitHub's (or `GH_HOST`, GitHub Enterprise).
+pub fn is_github_host(host: &str) -> bool {
+    let enterprise = std::env::var("GH_HOST").ok();
+    host == "github.com"
+        || host.ends_with(".github.com")
+        || host == "raw.githubusercontent.com"
+        || host.ends_with(".githubusercontent.com")
+        || enterprise.as_deref() == Some(host)
+}
+
+fn is_github_url(url: &str) -> bool {
+    reqwest::Url::parse(url)
+        .is_ok_and(|u| u.scheme() == "https" && u.host_str().is_some_and(is_github_host))
+}
+
+/// `GITHUB_TOKEN`, else `GH_TOKEN`.
+pub fn github_token() -> Option<String> {
+    [crate::env_vars::GITHUB_TOKEN, crate::env_vars::GH_TOKEN]
+        .iter()
+        .find_map(|var| std::env::var(var).ok().filter(|t| !t.is_empty()))
+}
+
+/// Whether rustls is somewhere in the causes of `err` (also wrapped in `io::Error`s, which
+/// hide what they wrap from `source()`).
+fn is_tls(err: &(dyn std::error::Error + 'static)) -> bool {
+    if err.downcast_ref::<rustls::Error>().is_some() {
+        return true;
+    }
+    if let Some(inner) = err
+        .downcast_ref::<std::io::Error>()
+        .and_then(std::io::Error::get_ref)
+        && is_tls(inner)
+    {
+        return true;
+    }
+    err.source().is_some_and(is_tls)
+}
+
+/// An HTTP client with the settings above.
+pub struct Http {
+    client: reqwest::blocking::Client,
+    timeout: u64,
+    progress: bool,
+}
+
+impl Http {
+    pub fn new(progress: bool) -> Result<Http, HttpError> {
+        static PROVIDER: std::sync::Once = std::sync::Once::new();
+        PROVIDER.call_once(|| {
+            // Fails only when a provider is installed already, which is as good.
+            let _ = rustls::crypto::ring::default_provider().install_default();
+        });
+        let timeout = std::env::var(crate::env_vars::SKILLS_HTTP_TIMEOUT)
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .filter(|&secs| secs > 0)
+            .unwrap_or(DEFAULT_TIMEOUT_SECS);
+        let mut builder = reqwest::blocking::Client::builder()
+            .user_agent(concat!("skills/", env!("CARGO_PKG_VERSION")))
+            .timeout(Duration::from_secs(timeout))
+            .connect_timeout(Duration::from_secs(timeout.min(10)))
+            .redirect(reqwest::redirect::Policy::limited(MAX_REDIRECTS));
+        if let Some(path) = std::env::var_os("SSL_CERT_FILE").filter(|p| !p.is_empty()) {
+            let pem = std::fs::read(&path).map_err(|err| {
+                HttpError::Setup(format!(
+                    "cannot read SSL_CERT_FILE `{}`: {err}",
+                    path.display()
+                ))
+            })?;
+            let certificates = reqwest::Certificate::from_pem_bundle(&pem).map_err(|err| {
+                HttpError::Setup(format!("SSL_CERT_FILE `{}`: {err}", path.display()))
+            })?;
+            for certificate in certificates {
+                builder = builder.add_root_certificate(certificate);
+            }
+        }
+        let client = builder
+            .build()
+            .map_err(|err| HttpError::Setup(err.to_string()))?;
+        Ok(Http {
+            client,
+            timeout,
+            progress,
+        })
+    }
+
+    /// The body of `url`, at most `limit` bytes (more is an error, not a truncation).
+    pub fn get(&self, url: &str, limit: u64) -> Result<Vec<u8>, HttpError> {
+        let parsed = reqwest::Url::parse(url).map_err(|_| HttpError::Url {
+            url: url.to_owned(),
+        })?;
+        let mut request = self.client.get(parsed);
+        if is_github_url(url)
+            && let Some(token) = github_token()
+        {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().map_err(|err| self.classify(url, err))?;
+        let status = response.status();
+        if !status.is_success() {
+            return Err(HttpError::Status {
+                url: url.to_owned(),
+                status: status.as_u16(),
+            });
+        }
+        let length = response.content_length();
+        if length.is_some_and(|n| n > limit) {
+            return Err(HttpError::TooLarge {
+                url: url.to_owned(),
+                limit,
+            });
+        }
+        let bar = (self.progress && length.is_some_and(|n| n > 256 << 10)).then(|| {
+            let bar = indicatif::ProgressBar::new(length.unwrap_or(0));
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "  downloading {msg} {bar:30} {bytes}/{total_bytes}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            bar.set_message(url.to_owned());
+            bar
+        });
+        let mut body = Vec::new();
+        let mut reader = response.take(limit.saturating_add(1));
+        let mut chunk = vec![0u8; 64 << 10];
+        loop {
+            let read = match reader.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(err) => {
+                    let timed_out = err.kind() == std::io::ErrorKind::TimedOut
+                        || err.to_string().to_ascii_lowercase().contains("timed out");
+                    return Err(if timed_out {
+                        HttpError::Timeout {
+                            url: url.to_owned(),
+                            secs: self.timeout,
+                        }
+                    } else {
+                        HttpError::Setup(format!("reading `{url}` failed: {err}"))
+                    });
+                }
+            };
+            body.extend_from_slice(&chunk[..read]);
+            if let Some(bar) = &bar {
+                bar.set_position(body.len() as u64);
+            }
+        }
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        if body.len() as u64 > limit {
+            return Err(HttpError::TooLarge {
+                url: url.to_owned(),
+                limit,
+            });
+        }
+        Ok(body)
+    }
+
+    fn classify(&self, url: &str, err: reqwest::Error) -> HttpError {
+        let url = url.to_owned();
+        if err.is_timeout() {
+            return HttpError::Timeout {
+                url,
+                secs: self.timeout,
+            };
+        }
+        if err.is_redirect() {
+            return HttpError::Redirects { url };
+        }
+        if is_tls(&err) {
+            return HttpError::Tls { url, source: err };
+        }
+        if err.is_connect() {
+            return HttpError::Connect { url, source: err };
+        }
+        HttpError::Other { url, source: err }
+    }
+}

@@ -1,0 +1,115 @@
+//! A real HTTP server on loopback for web-source and `find` tests (`tiny_http`): fixed routes
+//! (bodies, redirects, slow answers), every request logged. Stopped on drop.
+
+// Not every test module uses every helper.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+#[derive(Clone)]
+pub enum Route {
+    /// Status, content type, body.
+    Body(u16, &'static str, Vec<u8>),
+    /// A 302 to this location.
+    Redirect(String),
+    /// Waits this long, then answers 200 with the body.
+    Slow(Duration, Vec<u8>),
+}
+
+pub struct HttpServer {
+    pub url: String,
+    routes: Arc<Mutex<HashMap<String, Route>>>,
+    log: Arc<Mutex<Vec<String>>>,
+    server: Arc<tiny_http::Server>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl HttpServer {
+    pub fn start() -> HttpServer {
+        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind loopback"));
+        let port = server.server_addr().to_ip().expect("an IP address").port();
+        let routes: Arc<Mutex<HashMap<String, Route>>> = Arc::default();
+        let log: Arc<Mutex<Vec<String>>> = Arc::default();
+        let thread = {
+            let (server, routes, log) =
+                (Arc::clone(&server), Arc::clone(&routes), Arc::clone(&log));
+            std::thread::spawn(move || {
+                for request in server.incoming_requests() {
+                    let (routes, log) = (Arc::clone(&routes), Arc::clone(&log));
+                    // One thread per request: a slow route does not hold up the others.
+                    std::thread::spawn(move || answer(request, &routes, &log));
+                }
+            })
+        };
+        HttpServer {
+            url: format!("http://127.0.0.1:{port}"),
+            routes,
+            log,
+            server,
+            thread: Some(thread),
+        }
+    }
+
+    /// Serves `route` at `path` (without the query string).
+    pub fn route(&self, path: &str, route: Route) {
+        self.routes.lock().unwrap().insert(path.to_owned(), route);
+    }
+
+    /// Serves `body` with status 200.
+    pub fn file(&self, path: &str, body: impl Into<Vec<u8>>) {
+        self.route(
+            path,
+            Route::Body(200, "application/octet-stream", body.into()),
+        );
+    }
+
+    /// Every request so far: `GET /path?query`.
+    pub fn requests(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
+    }
+
+    pub fn clear_log(&self) {
+        self.log.lock().unwrap().clear();
+    }
+}
+
+fn answer(
+    request: tiny_http::Request,
+    routes: &Mutex<HashMap<String, Route>>,
+    log: &Mutex<Vec<String>>,
+) {
+    let url = request.url().to_owned();
+    log.lock()
+        .unwrap()
+        .push(format!("{} {url}", request.method()));
+    let path = url.split('?').next().unwrap_or_default().to_owned();
+    let route = routes.lock().unwrap().get(&path).cloned();
+    let header = |name: &str, value: &str| {
+        tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).unwrap()
+    };
+    let response = match route {
+        Some(Route::Body(status, content_type, body)) => tiny_http::Response::from_data(body)
+            .with_status_code(status)
+            .with_header(header("Content-Type", content_type)),
+        Some(Route::Redirect(location)) => tiny_http::Response::from_data(Vec::new())
+            .with_status_code(302)
+            .with_header(header("Location", &location)),
+        Some(Route::Slow(delay, body)) => {
+            std::thread::sleep(delay);
+            tiny_http::Response::from_data(body)
+        }
+        None => tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
+    };
+    let _ = request.respond(response);
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        self.server.unblock();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
