@@ -169,3 +169,24 @@ pub fn table(header: &[&str]) -> comfy_table::Table {
     table.set_header(header.iter().copied());
     table
 }
+
+/// `text` on one line (runs of whitespace, line breaks included, become one space), cut to at
+/// most `max` characters.
+pub fn single_line(text: &str, max: usize) -> String {
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match joined.char_indices().nth(max) {
+        Some((cut, _)) => joined[..cut].to_owned(),
+        None => joined,
+    }
+}
+
+/// A progress bar on stderr in the house style; `template` is indicatif's.
+pub fn progress_bar(template: &str, message: &str, length: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(length);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message(message.to_owned());
+    bar
+}

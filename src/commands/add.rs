@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::scope::{Scope, Target, lock_error};
+use super::scope::{Scope, Target};
 use crate::cli::AddArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Limits, Placement, Transaction};
@@ -177,19 +177,12 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let (transaction, staged, more_skipped) =
         stage_all(opened.tree.as_ref(), planned, limits, printer)?;
     skipped.extend(more_skipped);
-    let committed = transaction.commit().map_err(|err| {
-        Error::msg(format!("installing failed; nothing was changed: {err}")).with_source(err)
-    })?;
     for skill in &staged {
         let previous = lock.skills.get(&skill.planned.name);
         let entry = lock_entry(skill, &opened.origin, &agents, mode, previous, scope.global);
         lock.skills.insert(skill.planned.name.clone(), entry);
     }
-    if let Err(err) = lock.write(&scope.lock_path) {
-        committed.rollback();
-        return Err(lock_error(err));
-    }
-    committed.finish();
+    super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
     report(
         &staged,
         &skipped,
@@ -412,13 +405,11 @@ fn pick_skills(offered: &[Offered], show_internal: bool) -> Result<Vec<Offered>,
     let items: Vec<String> = visible
         .iter()
         .map(|s| {
-            let description: String = s
-                .description
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            let short: String = description.chars().take(70).collect();
-            format!("{}  {short}", s.name)
+            format!(
+                "{}  {}",
+                s.name,
+                crate::output::single_line(&s.description, 70)
+            )
         })
         .collect();
     let picked = dialoguer::MultiSelect::new()
@@ -697,11 +688,7 @@ fn list(
             } else {
                 skill.path.clone()
             },
-            skill
-                .description
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" "),
+            crate::output::single_line(&skill.description, usize::MAX),
         ]);
         row.max_height(1);
         table.add_row(row);

@@ -7,14 +7,13 @@
 
 use serde_json::json;
 
-use super::locked::{self, Remotes, Upstream};
+use super::locked::{self, Sources, Upstream};
 use super::scope::Scope;
 use crate::cli::CheckArgs;
 use crate::error::{Error, ExitStatus};
-use crate::install::{Limits, Payload};
+use crate::install::Payload;
 use crate::lock::{Lock, LockEntry};
 use crate::output::Printer;
-use crate::source::SourceEnv;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
@@ -79,18 +78,12 @@ impl Status {
 }
 
 /// What upstream has for `entry`.
-pub fn inspect(
-    name: &str,
-    entry: &LockEntry,
-    scope: &Scope,
-    env: &SourceEnv,
-    remotes: &mut Remotes,
-    limits: Limits,
-) -> Status {
-    let upstream = match locked::upstream(entry, &scope.lock_dir(), env) {
+pub fn inspect(name: &str, entry: &LockEntry, sources: &mut Sources) -> Status {
+    let upstream = match sources.upstream(entry) {
         Ok(upstream) => upstream,
         Err(reason) => return Status::unreachable(name, None, reason),
     };
+    let remotes = &mut sources.remotes;
     let opened = match upstream {
         Upstream::Folder(_) | Upstream::Web { .. } => {
             match remotes.open_upstream(&upstream, &locked::tracked_want(entry)) {
@@ -120,7 +113,7 @@ pub fn inspect(
         return Status::new(name, State::UpToDate, tip);
     }
     let digest = opened.digest(name);
-    match locked::read_skill(entry, name, &opened, limits) {
+    match locked::read_skill(entry, name, &opened, sources.limits) {
         Ok(None) => Status {
             reason: Some(format!("the source no longer has a skill `{name}`")),
             ..Status::new(name, State::RemovedUpstream, tip)
@@ -174,18 +167,11 @@ pub fn select<'a>(
 pub fn run(args: &CheckArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let scope = Scope::new(args.global)?;
     let lock = scope.read_lock()?;
-    let env = SourceEnv::from_env(scope.lock_dir());
-    let mut remotes = Remotes::new(Scope::git_settings(printer.progress()));
-    let limits = Limits::from(&args.limits);
+    let mut sources = Sources::new(&scope, &args.limits, printer.progress());
     let selected = select(&lock, &args.names)?;
     let statuses: Vec<(Status, &LockEntry)> = selected
         .into_iter()
-        .map(|(name, entry)| {
-            (
-                inspect(name, entry, &scope, &env, &mut remotes, limits),
-                entry,
-            )
-        })
+        .map(|(name, entry)| (inspect(name, entry, &mut sources), entry))
         .collect();
     report(&statuses, args.json, printer)?;
     let count = |state: State| statuses.iter().filter(|(s, _)| s.state == state).count();

@@ -9,14 +9,13 @@
 
 use serde_json::json;
 
-use super::locked::{self, Remotes};
+use super::locked::{self, Sources};
 use super::scope::{Scope, lock_error};
 use crate::cli::InstallArgs;
 use crate::error::{Error, ExitStatus};
-use crate::install::{Limits, Transaction};
+use crate::install::Transaction;
 use crate::lock::{Guard, Lock, LockEntry};
 use crate::output::Printer;
-use crate::source::SourceEnv;
 
 /// What became of one entry.
 enum Outcome {
@@ -28,8 +27,8 @@ enum Outcome {
 
 pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let scope = Scope::new(args.global)?;
-    let settings = Scope::git_settings(printer.progress());
-    let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
+    let mut sources = Sources::new(&scope, &args.limits, printer.progress());
+    let _guard = Guard::acquire(&scope.lock_path, sources.cache(), printer)
         .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
     let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())
         .map_err(lock_error)?
@@ -38,24 +37,13 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
                 "`skills add` creates it; run `skills install` in the folder that has it",
             )
         })?;
-    let env = SourceEnv::from_env(scope.lock_dir());
-    let limits = Limits::from(&args.limits);
-    let mut remotes = Remotes::new(settings);
     let mut transaction = Transaction::default();
     let mut next = lock.clone();
     let mut outcomes: Vec<(String, Outcome)> = Vec::new();
     let mut failures: Vec<(String, String)> = Vec::new();
     for (name, entry) in &lock.skills {
         printer.debug(format_args!("restoring `{name}` from `{}`", entry.source));
-        match restore(
-            name,
-            entry,
-            &scope,
-            &env,
-            &mut remotes,
-            limits,
-            &mut transaction,
-        ) {
+        match restore(name, entry, &mut sources, &mut transaction) {
             Ok((outcome, restored)) => {
                 next.skills.insert(name.clone(), restored);
                 outcomes.push((name.clone(), outcome));
@@ -69,17 +57,9 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         printer.error(&not_reproduced(&failures, "nothing was written"));
         return Ok(ExitStatus::Failure);
     }
-    let committed = transaction.commit().map_err(|err| {
-        Error::msg(format!("restoring failed; nothing was changed: {err}")).with_source(err)
-    })?;
     // `--frozen` never writes the lock: everything in it was just reproduced as it says.
-    if !args.frozen
-        && let Err(err) = next.write(&scope.lock_path)
-    {
-        committed.rollback();
-        return Err(lock_error(err));
-    }
-    committed.finish();
+    let lock = (!args.frozen).then_some((&next, scope.lock_path.as_path()));
+    super::scope::commit(transaction, lock, "restoring")?;
 
     report(&outcomes, &failures, args.json, printer)?;
     if failures.is_empty() {
@@ -111,19 +91,18 @@ fn not_reproduced(failures: &[(String, String)], consequence: &str) -> Error {
 fn restore(
     name: &str,
     entry: &LockEntry,
-    scope: &Scope,
-    env: &SourceEnv,
-    remotes: &mut Remotes,
-    limits: Limits,
+    sources: &mut Sources,
     transaction: &mut Transaction,
 ) -> Result<(Outcome, LockEntry), String> {
-    let upstream = locked::upstream(entry, &scope.lock_dir(), env)?;
-    let opened = remotes.open_upstream(&upstream, &locked::locked_want(entry))?;
+    let upstream = sources.upstream(entry)?;
+    let opened = sources
+        .remotes
+        .open_upstream(&upstream, &locked::locked_want(entry))?;
     let at = opened
         .commit
         .as_deref()
         .map_or_else(String::new, |c| format!(" at {}", &c[..12]));
-    let (dir, payload) = locked::read_skill(entry, name, &opened, limits)?
+    let (dir, payload) = locked::read_skill(entry, name, &opened, sources.limits)?
         .ok_or_else(|| format!("its source{at} has no skill `{name}`"))?;
     if payload.computed_hash != entry.computed_hash {
         return Err(format!(
@@ -140,7 +119,7 @@ fn restore(
             diff.summary()
         ));
     }
-    let layout = locked::layout(scope, name, entry)?;
+    let layout = locked::layout(sources.scope, name, entry)?;
     let mut outcome = Outcome::InPlace;
     for placement in &layout.placements {
         if !locked::in_place(placement, &payload) {

@@ -195,11 +195,7 @@ fn table(items: &[Item]) -> String {
             None => item.name.clone(),
         };
 
-        let description = item
-            .description
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let description = crate::output::single_line(&item.description, usize::MAX);
         let mut cells = vec![name, agents_cell(&item.agents), item.source.clone()];
         if versions {
             let version = match (&item.git_ref, &item.commit) {

@@ -79,6 +79,38 @@ pub fn upstream(entry: &LockEntry, lock_dir: &Path, env: &SourceEnv) -> Result<U
     }
 }
 
+/// What reading locked skills takes: the scope (where the lock is), how source strings parse,
+/// the remotes opened so far, and the limits a skill must keep.
+pub struct Sources<'a> {
+    pub scope: &'a Scope,
+    pub env: SourceEnv,
+    pub remotes: Remotes,
+    pub limits: Limits,
+}
+
+impl<'a> Sources<'a> {
+    pub fn new(scope: &'a Scope, limits: &crate::cli::LimitArgs, progress: bool) -> Sources<'a> {
+        let mut settings = Scope::git_settings(progress);
+        settings.web = web::WebLimits::from(limits);
+        Sources {
+            scope,
+            env: SourceEnv::from_env(scope.lock_dir()),
+            remotes: Remotes::new(settings),
+            limits: Limits::from(limits),
+        }
+    }
+
+    /// Where `entry`'s source is.
+    pub fn upstream(&self, entry: &LockEntry) -> Result<Upstream, String> {
+        upstream(entry, &self.scope.lock_dir(), &self.env)
+    }
+
+    /// The cache dir (where the advisory lock of the lockfile lives too).
+    pub fn cache(&self) -> &Path {
+        &self.remotes.settings.cache
+    }
+}
+
 /// A source opened at one commit (or a folder or web source as it is now).
 #[derive(Clone)]
 pub struct Opened {

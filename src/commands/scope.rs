@@ -39,6 +39,27 @@ pub struct Installed {
     pub locations: Vec<PathBuf>,
 }
 
+/// Renames everything `transaction` staged into place, then writes `lock` to `path` (when
+/// given); a lock that cannot be written puts everything back. `doing` names the work for the
+/// error (`installing`).
+pub fn commit(
+    transaction: crate::install::Transaction,
+    lock: Option<(&Lock, &Path)>,
+    doing: &str,
+) -> Result<(), Error> {
+    let committed = transaction.commit().map_err(|err| {
+        Error::msg(format!("{doing} failed; nothing was changed: {err}")).with_source(err)
+    })?;
+    if let Some((lock, path)) = lock
+        && let Err(err) = lock.write(path)
+    {
+        committed.rollback();
+        return Err(lock_error(err));
+    }
+    committed.finish();
+    Ok(())
+}
+
 pub fn lock_error(err: LockError) -> Error {
     let hint = err.hint();
     let error = Error::msg(err.to_string()).with_source(err);

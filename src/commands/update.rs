@@ -7,14 +7,13 @@
 use serde_json::json;
 
 use super::check::{self, State, Status};
-use super::locked::{self, FileDiff, Remotes};
-use super::scope::{Scope, lock_error};
+use super::locked::{self, FileDiff, Sources};
+use super::scope::Scope;
 use crate::cli::UpdateArgs;
 use crate::error::{Error, ExitStatus};
-use crate::install::{Limits, Transaction};
+use crate::install::Transaction;
 use crate::lock::{Guard, LockEntry};
 use crate::output::Printer;
-use crate::source::SourceEnv;
 
 /// One skill updated: the entry before and after, and how its files changed.
 struct Updated {
@@ -26,17 +25,14 @@ struct Updated {
 
 pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let scope = Scope::new(args.global)?;
-    let settings = Scope::git_settings(printer.progress());
-    let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
+    let mut sources = Sources::new(&scope, &args.limits, printer.progress());
+    let _guard = Guard::acquire(&scope.lock_path, sources.cache(), printer)
         .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
     let mut lock = scope.read_lock()?;
-    let env = SourceEnv::from_env(scope.lock_dir());
-    let mut remotes = Remotes::new(settings);
-    let limits = Limits::from(&args.limits);
     let statuses: Vec<(Status, LockEntry)> = check::select(&lock, &args.names)?
         .into_iter()
         .map(|(name, entry)| {
-            let status = check::inspect(name, entry, &scope, &env, &mut remotes, limits);
+            let status = check::inspect(name, entry, &mut sources);
             (status, entry.clone())
         })
         .collect();
@@ -106,17 +102,10 @@ pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         ))
         .with_hint("pass `--force` to replace them (the edits are lost), or `skills manifest` to see every change"));
     }
-    let committed = transaction.commit().map_err(|err| {
-        Error::msg(format!("updating failed; nothing was changed: {err}")).with_source(err)
-    })?;
     for skill in &updated {
         lock.skills.insert(skill.name.clone(), skill.after.clone());
     }
-    if let Err(err) = lock.write(&scope.lock_path) {
-        committed.rollback();
-        return Err(lock_error(err));
-    }
-    committed.finish();
+    super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "updating")?;
     report(&updated, &failures, args.json, printer)?;
     if failures.is_empty() {
         Ok(ExitStatus::Success)

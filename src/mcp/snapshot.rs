@@ -297,11 +297,7 @@ fn entry(skill: Skill, limits: Limits) -> Result<SkillEntry, String> {
     }
     let description = skill.description().unwrap_or_default();
     let inventory = Inventory::scan(&skill.dir);
-    let own = skill
-        .file
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let own = skill.file_name();
     let (frontmatter, body_offset) = (skill.frontmatter.map.clone(), skill.body_offset);
     let mut text = skill.complete.then_some(skill.text);
     let mut files: Vec<File> = Vec::new();

@@ -32,12 +32,7 @@ fn load_skill_description(snapshot: &Snapshot) -> String {
         "Load the full instructions of a skill (its SKILL.md). Call it when the user's request matches a skill below, then follow what it says.\n\nAvailable skills:",
     );
     for skill in snapshot.skills.iter().take(200) {
-        let description: String = skill
-            .description
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        let short: String = description.chars().take(240).collect();
+        let short = crate::output::single_line(&skill.description, 240);
         let _ = write!(text, "\n- {}: {short}", skill.name);
     }
     if snapshot.skills.len() > 200 {

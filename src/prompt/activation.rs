@@ -29,11 +29,7 @@ impl Activation {
     pub fn new(skill: &Skill, uri: bool) -> Activation {
         let name = skill.name().unwrap_or_else(|| skill.dir_name());
         let inventory = Inventory::scan(&skill.dir);
-        let own = skill
-            .file
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let own = skill.file_name();
         let files = inventory
             .servable()
             .filter(|f| f.rel != own)

@@ -134,11 +134,7 @@ pub fn json(entries: &[Entry]) -> String {
 pub fn markdown(entries: &[Entry]) -> String {
     let mut out = String::new();
     for e in entries {
-        let description = e
-            .description
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let description = crate::output::single_line(&e.description, usize::MAX);
         let _ = writeln!(out, "- **{}**: {description}", e.name);
     }
     out

@@ -103,6 +103,14 @@ impl LoadError {
 }
 
 impl Skill {
+    /// The name of its skill file as on disk (`SKILL.md`, or `skill.md`).
+    pub fn file_name(&self) -> String {
+        self.file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
     /// Reads and parses `file` (the SKILL.md of folder `dir`).
     pub fn load(dir: &Path, file: &Path) -> Result<Skill, LoadError> {
         let bytes = read_file(file, None).map_err(|source| LoadError::Read {

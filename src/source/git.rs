@@ -496,15 +496,7 @@ fn fetch_refspec(
 ) -> Result<(), FetchError> {
     let mut remote = repo.remote_anonymous(url).map_err(|e| classify(url, e))?;
     let bar = settings.progress.then(|| {
-        let bar = indicatif::ProgressBar::new(0);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "  fetching {msg} {bar:30} {pos}/{len} objects",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar.set_message(url.to_owned());
-        bar
+        crate::output::progress_bar("  fetching {msg} {bar:30} {pos}/{len} objects", url, 0)
     });
     let attempts = Cell::new(0);
     let mut options = FetchOptions::new();

@@ -186,15 +186,8 @@ impl Http {
             });
         }
         let bar = (self.progress && length.is_some_and(|n| n > 256 << 10)).then(|| {
-            let bar = indicatif::ProgressBar::new(length.unwrap_or(0));
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "  downloading {msg} {bar:30} {bytes}/{total_bytes}",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            bar.set_message(url.to_owned());
-            bar
+            let template = "  downloading {msg} {bar:30} {bytes}/{total_bytes}";
+            crate::output::progress_bar(template, url, length.unwrap_or(0))
         });
         let mut body = Vec::new();
         let mut reader = response.take(limit.saturating_add(1));

@@ -79,6 +79,18 @@ impl TestContext {
         command
     }
 
+    /// A project next door with only this project's lockfile in it, and its own HOME and cache:
+    /// a teammate's machine.
+    pub fn teammate(&self) -> TestContext {
+        let fresh = TestContext::new();
+        std::fs::copy(
+            self.project.join("skills-lock.json"),
+            fresh.project.join("skills-lock.json"),
+        )
+        .unwrap();
+        fresh
+    }
+
     /// Writes a file under the project, creating folders.
     pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {
         write(&self.project.join(rel), content)

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 use sha2::Digest as _;
 
-use crate::add::{Remote, add, fixture, lock};
+use crate::add::{Remote, add, fixture, lock, tree};
 use crate::common::{Output, TestContext, run, write};
 
 /// `skills ARGS` in `context`, with `owner/repo` served by `remote`.
@@ -19,55 +19,36 @@ fn skills(context: &TestContext, remote: &Remote, args: &[&str]) -> Output {
     run(&mut command)
 }
 
-/// Every file, folder and link under `dir` with what identifies it: a file's sha256 and
-/// executable bit, a link's target.
+/// Every file, folder and link under `dir` (as [`tree`] lists them) with what identifies a
+/// file: its sha256 and executable bit.
 fn fingerprint(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(path) = stack.pop() {
-        for entry in std::fs::read_dir(&path).unwrap() {
-            let entry = entry.unwrap();
-            let rel = entry
-                .path()
-                .strip_prefix(dir)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            let meta = std::fs::symlink_metadata(entry.path()).unwrap();
-            if meta.file_type().is_symlink() {
-                out.push(format!(
-                    "{rel} -> {}",
-                    std::fs::read_link(entry.path()).unwrap().display()
-                ));
-            } else if meta.is_dir() {
-                out.push(format!("{rel}/"));
-                stack.push(entry.path());
-            } else {
-                #[cfg(unix)]
-                let executable =
-                    std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o111 != 0;
-                #[cfg(not(unix))]
-                let executable = false;
-                let digest =
-                    hex::encode(sha2::Sha256::digest(std::fs::read(entry.path()).unwrap()));
-                out.push(format!("{rel} {digest} x={executable}"));
+    tree(dir)
+        .into_iter()
+        .map(|line| {
+            if line.ends_with('/') || line.contains(" -> ") {
+                return line;
             }
-        }
-    }
-    out.sort();
-    out
+            let path = dir.join(&line);
+            #[cfg(unix)]
+            let executable = std::os::unix::fs::PermissionsExt::mode(
+                &std::fs::metadata(&path).unwrap().permissions(),
+            ) & 0o111
+                != 0;
+            #[cfg(not(unix))]
+            let executable = false;
+            let digest = hex::encode(sha2::Sha256::digest(std::fs::read(&path).unwrap()));
+            format!("{line} {digest} x={executable}")
+        })
+        .collect()
 }
 
-/// A project next door with only `context`'s lockfile in it (and its own HOME and cache: a
-/// teammate's machine).
-fn teammate(context: &TestContext) -> TestContext {
-    let fresh = TestContext::new();
-    std::fs::copy(
-        context.project.join("skills-lock.json"),
-        fresh.project.join("skills-lock.json"),
-    )
-    .unwrap();
-    fresh
+/// `add acme/flat --skill SKILL -a claude-code MORE… -y`, which must succeed.
+fn add_flat(context: &TestContext, remote: &Remote, skill: &str, more: &[&str]) {
+    let mut args = vec!["acme/flat", "--skill", skill, "-a", "claude-code"];
+    args.extend(more);
+    args.push("-y");
+    let output = add(context, Some(remote), &args);
+    assert_eq!(output.code, 0, "{}", output.stderr);
 }
 
 #[test]
@@ -75,20 +56,7 @@ fn round_trip_add_check_update_install_frozen() {
     let context = TestContext::new();
     let remote = Remote::new(&context);
     let upstream = remote.upstream("acme/flat", &fixture("flat"));
-    let output = add(
-        &context,
-        Some(&remote),
-        &[
-            "acme/flat",
-            "--skill",
-            "*",
-            "-a",
-            "claude-code",
-            "cursor",
-            "-y",
-        ],
-    );
-    assert_eq!(output.code, 0, "{}", output.stderr);
+    add_flat(&context, &remote, "*", &["cursor"]);
     let locked_commit = upstream.head();
 
     // Nothing upstream: up to date, one advertisement, no fetch.
@@ -181,7 +149,7 @@ fn round_trip_add_check_update_install_frozen() {
     assert_eq!(skills(&context, &remote, &["manifest", "--check"]).code, 0);
 
     // A teammate: the same bytes and the same lock from `install --frozen`.
-    let fresh = teammate(&context);
+    let fresh = context.teammate();
     let output = skills(&fresh, &remote, &["install", "--frozen"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert_eq!(
@@ -255,22 +223,7 @@ fn force_push_fails_frozen_and_keeps_the_installed_copy() {
     let context = TestContext::new();
     let remote = Remote::new(&context);
     let upstream = remote.upstream("acme/flat", &fixture("flat"));
-    assert_eq!(
-        add(
-            &context,
-            Some(&remote),
-            &[
-                "acme/flat",
-                "--skill",
-                "csv-tools",
-                "-a",
-                "claude-code",
-                "-y"
-            ]
-        )
-        .code,
-        0
-    );
+    add_flat(&context, &remote, "csv-tools", &[]);
     upstream.force_push_new_history(|work| {
         write(
             &work.join("skills/csv-tools/SKILL.md"),
@@ -279,7 +232,7 @@ fn force_push_fails_frozen_and_keeps_the_installed_copy() {
     });
 
     // A teammate cannot reproduce it: exit 1, the skill named, nothing written.
-    let fresh = teammate(&context);
+    let fresh = context.teammate();
     let lock_before = std::fs::read(fresh.project.join("skills-lock.json")).unwrap();
     let output = skills(&fresh, &remote, &["install", "--frozen"]);
     assert_eq!(output.code, 1, "{}", output.stderr);
@@ -327,15 +280,7 @@ fn manifest_check_names_tampered_missing_and_untracked_files() {
     let context = TestContext::new();
     let remote = Remote::new(&context);
     remote.upstream("acme/flat", &fixture("flat"));
-    assert_eq!(
-        add(
-            &context,
-            Some(&remote),
-            &["acme/flat", "--skill", "*", "-a", "claude-code", "-y"]
-        )
-        .code,
-        0
-    );
+    add_flat(&context, &remote, "*", &[]);
     assert_eq!(skills(&context, &remote, &["manifest", "--check"]).code, 0);
     let skill = context.project.join(".claude/skills/csv-tools");
     std::fs::write(skill.join("references/formats.md"), "tampered\n").unwrap();
@@ -406,22 +351,7 @@ fn update_keeps_edits_unless_forced() {
     let context = TestContext::new();
     let remote = Remote::new(&context);
     let upstream = remote.upstream("acme/flat", &fixture("flat"));
-    assert_eq!(
-        add(
-            &context,
-            Some(&remote),
-            &[
-                "acme/flat",
-                "--skill",
-                "csv-tools",
-                "-a",
-                "claude-code",
-                "-y"
-            ]
-        )
-        .code,
-        0
-    );
+    add_flat(&context, &remote, "csv-tools", &[]);
     upstream.commit("change", |work| {
         write(
             &work.join("skills/csv-tools/references/formats.md"),
@@ -458,25 +388,8 @@ fn reference_written_locks_are_restored_by_ref_and_hash() {
     let remote = Remote::new(&context);
     let upstream = remote.upstream("acme/flat", &fixture("flat"));
     // What `npx skills` writes: no commit, files, agents or mode.
-    let hash = {
-        assert_eq!(
-            add(
-                &context,
-                Some(&remote),
-                &[
-                    "acme/flat",
-                    "--skill",
-                    "pdf-forms",
-                    "-a",
-                    "claude-code",
-                    "-y"
-                ]
-            )
-            .code,
-            0
-        );
-        lock(&context)["skills"]["pdf-forms"]["computedHash"].clone()
-    };
+    add_flat(&context, &remote, "pdf-forms", &[]);
+    let hash = lock(&context)["skills"]["pdf-forms"]["computedHash"].clone();
     let fresh = TestContext::new();
     let reference = json!({"version": 1, "skills": {"pdf-forms": {
         "source": "acme/flat", "sourceType": "github", "sourceUrl": "https://github.com/acme/flat.git",
@@ -588,23 +501,7 @@ fn global_lock_lifecycle() {
     let context = TestContext::new();
     let remote = Remote::new(&context);
     let upstream = remote.upstream("acme/flat", &fixture("flat"));
-    assert_eq!(
-        add(
-            &context,
-            Some(&remote),
-            &[
-                "acme/flat",
-                "--skill",
-                "csv-tools",
-                "-g",
-                "-a",
-                "claude-code",
-                "-y"
-            ]
-        )
-        .code,
-        0
-    );
+    add_flat(&context, &remote, "csv-tools", &["-g"]);
     let lock_path = context
         .temp
         .path()

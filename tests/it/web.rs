@@ -31,6 +31,14 @@ fn skills(context: &TestContext, args: &[&str]) -> Output {
     run(&mut command)
 }
 
+/// `add URL --skill '*' -a claude-code -y`.
+fn add_all(context: &TestContext, url: &str) -> Output {
+    skills(
+        context,
+        &["add", url, "--skill", "*", "-a", "claude-code", "-y"],
+    )
+}
+
 fn lock(context: &TestContext) -> Value {
     serde_json::from_slice(&std::fs::read(context.project.join("skills-lock.json")).unwrap())
         .unwrap()
@@ -200,12 +208,7 @@ fn well_known_v1_index_add_list_lock_and_install_frozen() {
     );
     assert_eq!(entry["skillPath"], "pdf/SKILL.md");
 
-    let fresh = TestContext::new();
-    std::fs::copy(
-        context.project.join("skills-lock.json"),
-        fresh.project.join("skills-lock.json"),
-    )
-    .unwrap();
+    let fresh = context.teammate();
     let output = skills(&fresh, &["install", "--frozen"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert_eq!(
@@ -243,10 +246,7 @@ fn well_known_v0_2_index_with_digests() {
     let context = TestContext::new();
     let server = site();
     let source = format!("{}/v2", server.url);
-    let output = skills(
-        &context,
-        &["add", &source, "--skill", "*", "-a", "claude-code", "-y"],
-    );
+    let output = add_all(&context, &source);
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert_eq!(
         tree(&context.project.join(".claude/skills")),
@@ -283,12 +283,7 @@ fn well_known_v0_2_index_with_digests() {
         "{:?}",
         server.requests()
     );
-    let fresh = TestContext::new();
-    std::fs::copy(
-        context.project.join("skills-lock.json"),
-        fresh.project.join("skills-lock.json"),
-    )
-    .unwrap();
+    let fresh = context.teammate();
     assert_eq!(skills(&fresh, &["install", "--frozen"]).code, 0);
     assert_eq!(
         tree(&fresh.project.join(".claude")),
@@ -338,10 +333,7 @@ fn direct_downloads_and_redirects() {
     ] {
         let context = TestContext::new();
         let url = format!("{}{path}", server.url);
-        let output = skills(
-            &context,
-            &["add", &url, "--skill", "*", "-a", "claude-code", "-y"],
-        );
+        let output = add_all(&context, &url);
         assert_eq!(output.code, 0, "{path}: {}", output.stderr);
         assert_eq!(
             tree(&context.project.join(".claude/skills")),
@@ -355,12 +347,7 @@ fn direct_downloads_and_redirects() {
             entry["digest"].as_str().unwrap().starts_with("sha256:"),
             "{path}"
         );
-        let fresh = TestContext::new();
-        std::fs::copy(
-            context.project.join("skills-lock.json"),
-            fresh.project.join("skills-lock.json"),
-        )
-        .unwrap();
+        let fresh = context.teammate();
         let output = skills(&fresh, &["install", "--frozen"]);
         assert_eq!(output.code, 0, "{path} {name}: {}", output.stderr);
         assert_eq!(
@@ -379,10 +366,7 @@ fn refused(server: &HttpServer, path: &str, expected: &str) {
     } else {
         format!("{}{path}", server.url)
     };
-    let output = skills(
-        &context,
-        &["add", &url, "--skill", "*", "-a", "claude-code", "-y"],
-    );
+    let output = add_all(&context, &url);
     assert_eq!(output.code, 2, "{path}: {}", output.stderr);
     assert!(
         output.stderr.contains(expected),
