@@ -21,6 +21,16 @@ const SCRUBBED: &[&str] = &[
     "CODEX_HOME",
     "INSTALL_INTERNAL_SKILLS",
     "CLICOLOR_FORCE",
+    "SKILLS_HTTP_TIMEOUT",
+    "SSL_CERT_FILE",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
     "FORCE_COLOR",
 ];
 

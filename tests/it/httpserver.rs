@@ -65,7 +65,7 @@ impl HttpServer {
         );
     }
 
-    /// Every request so far: `GET /path?query`.
+    /// Every request so far: `GET /path?query`, with ` [authorization]` when it carried one.
     pub fn requests(&self) -> Vec<String> {
         self.log.lock().unwrap().clone()
     }
@@ -81,9 +81,14 @@ fn answer(
     log: &Mutex<Vec<String>>,
 ) {
     let url = request.url().to_owned();
+    let authorized = request
+        .headers()
+        .iter()
+        .any(|h| h.field.equiv("Authorization"));
+    let marker = if authorized { " [authorization]" } else { "" };
     log.lock()
         .unwrap()
-        .push(format!("{} {url}", request.method()));
+        .push(format!("{} {url}{marker}", request.method()));
     let path = url.split('?').next().unwrap_or_default().to_owned();
     let route = routes.lock().unwrap().get(&path).cloned();
     let header = |name: &str, value: &str| {

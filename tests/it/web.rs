@@ -242,6 +242,44 @@ fn well_known_v1_index_add_list_lock_and_install_frozen() {
 }
 
 #[test]
+fn tokens_stay_home_and_proxies_are_used() {
+    let server = site();
+    let context = TestContext::new();
+    let mut command = context.command();
+    command
+        .args(["add", &server.url, "--list"])
+        .env("GITHUB_TOKEN", "ghp_secret");
+    assert_eq!(run(&mut command).code, 0);
+    assert!(
+        server
+            .requests()
+            .iter()
+            .all(|r| !r.contains("[authorization]")),
+        "a GitHub token is not sent to other hosts: {:?}",
+        server.requests()
+    );
+    // The loopback server stands in for a proxy: it sees the absolute URL of the request.
+    let proxy = HttpServer::start();
+    let mut command = context.command();
+    command
+        .args(["add", "http://skills.example.invalid/docs", "--list"])
+        .env("HTTP_PROXY", &proxy.url)
+        .env("SKILLS_HTTP_TIMEOUT", "2");
+    let output = run(&mut command);
+    assert_eq!(
+        output.code, 2,
+        "the proxy has no such page: {}",
+        output.stderr
+    );
+    assert_eq!(
+        proxy.requests().first().map(String::as_str),
+        Some("GET http://skills.example.invalid/docs/.well-known/agent-skills/index.json"),
+        "{:?}",
+        proxy.requests()
+    );
+}
+
+#[test]
 fn well_known_v0_2_index_with_digests() {
     let context = TestContext::new();
     let server = site();
