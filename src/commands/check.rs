@@ -83,6 +83,16 @@ pub fn inspect(name: &str, entry: &LockEntry, sources: &mut Sources) -> Status {
         Ok(upstream) => upstream,
         Err(reason) => return Status::unreachable(name, None, reason),
     };
+    // A skill made where it is installed is its own upstream: `skills manifest` records edits.
+    if let Upstream::Folder(_) = &upstream
+        && let Ok(layout) = locked::layout(sources.scope, name, entry)
+        && layout
+            .placements
+            .iter()
+            .any(|p| p.link.is_none() && locked::is_own_source(entry, sources.scope, &p.path))
+    {
+        return Status::new(name, State::UpToDate, None);
+    }
     let remotes = &mut sources.remotes;
     let opened = match upstream {
         Upstream::Folder(_) | Upstream::Web { .. } => {

@@ -111,6 +111,18 @@ impl<'a> Sources<'a> {
     }
 }
 
+/// Whether `entry`'s source is the folder `dir` itself: a skill made where it is installed
+/// (recorded by `skills manifest`), which has no upstream to follow.
+pub fn is_own_source(entry: &LockEntry, scope: &Scope, dir: &Path) -> bool {
+    let env = SourceEnv::from_env(scope.lock_dir());
+    let real = |path: &Path| std::fs::canonicalize(path).ok();
+    entry.source_type() == SourceType::Local
+        && matches!(
+            upstream(entry, &scope.lock_dir(), &env),
+            Ok(Upstream::Folder(path)) if real(&path).is_some() && real(&path) == real(dir)
+        )
+}
+
 /// A source opened at one commit (or a folder or web source as it is now).
 #[derive(Clone)]
 pub struct Opened {

@@ -8,7 +8,6 @@
 //! describes that source and is left alone. Entries of skills that are not installed are kept.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 use comfy_table::Table;
 use serde_json::json;
@@ -85,15 +84,6 @@ fn inventory(name: &str, payload: &Payload) -> serde_json::Value {
     json!({"skill": name, "files": files})
 }
 
-/// Whether `entry`'s source is the folder `dir` itself (a skill made in place).
-fn is_own_source(entry: &LockEntry, scope: &Scope, dir: &Path) -> bool {
-    entry.source_type() == SourceType::Local
-        && matches!(
-            locked::upstream(entry, &scope.lock_dir(), &crate::source::SourceEnv::from_env(scope.lock_dir())),
-            Ok(locked::Upstream::Folder(path)) if std::fs::canonicalize(&path).is_ok_and(|p| p == dir)
-        )
-}
-
 fn record(
     scope: &Scope,
     mut lock: Lock,
@@ -121,7 +111,7 @@ fn record(
                 ));
             }
             next.files = digests;
-            if is_own_source(entry, scope, &first.installed.real) {
+            if locked::is_own_source(entry, scope, &first.installed.real) {
                 next.computed_hash.clone_from(&first.payload.computed_hash);
             }
             if next != *entry {

@@ -101,7 +101,7 @@ async fn serve(settings: Settings, printer: &Printer) -> Result<(), ServeError> 
     };
     let result = tokio::select! {
         result = session => result,
-        Ok(err) = failure => return Err(ServeError::Index(err)),
+        Ok(err) = failure => return Err(err),
     };
     let _ = gate.writer.await;
     result
@@ -113,7 +113,7 @@ async fn prepare(
     settings: Settings,
     shared: Arc<Shared>,
     printer: Printer,
-    failed: tokio::sync::oneshot::Sender<crate::index::IndexError>,
+    failed: tokio::sync::oneshot::Sender<ServeError>,
 ) {
     let first = {
         let settings = settings.clone();
@@ -123,10 +123,17 @@ async fn prepare(
         Ok(Ok(snapshot)) => snapshot,
         Ok(Err(err)) => {
             shared.install(Snapshot::default());
-            let _ = failed.send(err);
+            let _ = failed.send(ServeError::Index(err));
             return;
         }
-        Err(panicked) => std::panic::resume_unwind(panicked.into_panic()),
+        // A bug, not an input: end the session with an error rather than hang every request.
+        Err(join) => {
+            shared.install(Snapshot::default());
+            let _ = failed.send(ServeError::Session(format!(
+                "building the snapshot failed: {join}"
+            )));
+            return;
+        }
     };
     for why in &snapshot.skipped {
         printer.warn(why);

@@ -41,6 +41,8 @@ pub enum HttpError {
         #[source]
         source: reqwest::Error,
     },
+    #[error("reading `{url}` failed: {message}")]
+    Read { url: String, message: String },
     #[error("cannot set up HTTPS: {0}")]
     Setup(String),
 }
@@ -206,7 +208,10 @@ impl Http {
                             secs: self.timeout,
                         }
                     } else {
-                        HttpError::Setup(format!("reading `{url}` failed: {err}"))
+                        HttpError::Read {
+                            url: url.to_owned(),
+                            message: err.to_string(),
+                        }
                     });
                 }
             };

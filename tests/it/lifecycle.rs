@@ -333,6 +333,22 @@ fn manifest_check_names_tampered_missing_and_untracked_files() {
         0,
         "a local entry reproduces itself"
     );
+    // Edited where it was made: no upstream to check, and `manifest --check` names the change.
+    std::fs::write(
+        context.project.join(".claude/skills/hand-made/SKILL.md"),
+        "edited\n",
+    )
+    .unwrap();
+    let output = skills(&context, &remote, &["check", "--exit-code", "hand-made"]);
+    assert_eq!(output.code, 0, "{}{}", output.stdout, output.stderr);
+    let output = skills(&context, &remote, &["manifest", "--check"]);
+    assert_eq!(output.code, 1);
+    assert!(
+        output.stdout.contains("modified: SKILL.md"),
+        "{}",
+        output.stdout
+    );
+    assert_eq!(skills(&context, &remote, &["manifest"]).code, 0);
     let output = skills(&context, &remote, &["manifest", "--json"]);
     let inventories: Value = serde_json::from_str(&output.stdout).unwrap();
     let first = &inventories[0];
