@@ -394,7 +394,7 @@ fn unpack_tar(url: &str, reader: impl Read, limits: WebLimits) -> Result<MemoryT
 
 /// Unpacks `bytes` by what they are (not by the URL's extension); `None` when they are no
 /// archive.
-fn unpack(url: &str, bytes: &[u8], limits: WebLimits) -> Option<Result<MemoryTree, WebError>> {
+pub fn unpack(url: &str, bytes: &[u8], limits: WebLimits) -> Option<Result<MemoryTree, WebError>> {
     let refused = |why: String| WebError::Archive {
         url: url.to_owned(),
         why,
@@ -509,7 +509,7 @@ fn index_candidates(url: &str) -> Vec<String> {
     out
 }
 
-fn parse_index(url: &str, bytes: &[u8]) -> Result<Index, WebError> {
+pub fn parse_index(url: &str, bytes: &[u8]) -> Result<Index, WebError> {
     let bad = |why: &str| WebError::BadIndex {
         url: url.to_owned(),
         why: why.to_owned(),

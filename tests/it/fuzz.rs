@@ -113,3 +113,82 @@ proptest! {
         let _ = lint::report::sarif(&report, cwd);
     }
 }
+
+/// A valid zip, tar and tar.gz with a skill in them, to be mangled.
+fn archives() -> Vec<Vec<u8>> {
+    use std::io::Write as _;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    zip.start_file("pack/SKILL.md", zip::write::SimpleFileOptions::default())
+        .unwrap();
+    zip.write_all(b"---\nname: a\ndescription: b\n---\n")
+        .unwrap();
+    let zip = zip.finish().unwrap().into_inner();
+    let mut tar = tar::Builder::new(Vec::new());
+    let mut header = tar::Header::new_gnu();
+    header.set_size(4);
+    tar.append_data(&mut header, "pack/SKILL.md", &b"---\n"[..])
+        .unwrap();
+    let tar = tar.into_inner().unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&tar).unwrap();
+    vec![zip, tar.clone(), gz.finish().unwrap()]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Lockfiles: arbitrary bytes, and JSON close to a real lock.
+    #[test]
+    fn lock_parse_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..1024), hash in "[0-9a-fx]{0,70}", field in "[a-zA-Z]{1,12}", value in ".{0,40}") {
+        let _ = skills::lock::Lock::parse(Path::new("skills-lock.json"), &bytes);
+        let text = format!(
+            r#"{{"version": 1, "skills": {{"s": {{"source": "{v}", "sourceType": "github", "computedHash": "{hash}", "{field}": "{v}", "files": {{"{v}": "sha256:{hash}"}}}}}}}}"#,
+            v = value.replace(['"', '\\'], "")
+        );
+        let _ = skills::lock::Lock::parse(Path::new("skills-lock.json"), text.as_bytes());
+    }
+
+    /// Source strings, as typed by anyone.
+    #[test]
+    fn source_grammar_never_panics(text in ".{0,120}", url in "(https?|git|ssh|file)://[a-z0-9./@#:?=&%-]{0,60}") {
+        let env = skills::source::SourceEnv::from_env(std::path::PathBuf::from("/work"));
+        let _ = skills::source::parse(&text, &env);
+        let _ = skills::source::parse(&url, &env);
+    }
+
+    /// `skill://` URIs a client may send.
+    #[test]
+    fn skill_uris_never_panic(text in ".{0,80}", path in "[a-z%0-9./\\\\]{0,40}") {
+        let _ = skills::mcp::snapshot::parse_uri(&text);
+        let _ = skills::mcp::snapshot::parse_uri(&format!("skill://pdf/{path}"));
+    }
+
+    /// Well-known indexes: bytes, and JSON shaped like one.
+    #[test]
+    fn index_parse_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..512), name in ".{0,70}", file in ".{0,40}", digest in "[a-z0-9:]{0,80}") {
+        let url = "http://127.0.0.1/.well-known/agent-skills/index.json";
+        let _ = skills::source::web::parse_index(url, &bytes);
+        let v1 = serde_json::json!({"skills": [{"name": name, "description": "d", "files": [file, "SKILL.md"]}]});
+        let _ = skills::source::web::parse_index(url, v1.to_string().as_bytes());
+        let v02 = serde_json::json!({"$schema": "0.2.0", "skills": [{"name": name, "type": "archive", "url": file, "digest": digest}]});
+        let _ = skills::source::web::parse_index(url, v02.to_string().as_bytes());
+    }
+
+    /// Archives: valid ones with bytes flipped, cut short, or random bytes behind a magic number.
+    #[test]
+    fn unpack_never_panics(which in 0usize..3, flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..8), cut in any::<usize>(), tail in proptest::collection::vec(any::<u8>(), 0..512)) {
+        let limits = skills::source::web::WebLimits { download: 1 << 20, extracted: 1 << 20, files: 50 };
+        let mut bytes = archives().swap_remove(which);
+        for (at, value) in flips {
+            let len = bytes.len();
+            bytes[at % len] = value;
+        }
+        bytes.truncate(cut % (bytes.len() + 1));
+        let _ = skills::source::web::unpack("fuzz", &bytes, limits);
+        for magic in [&b"PK\x03\x04"[..], &[0x1f, 0x8b][..]] {
+            let mut random = magic.to_vec();
+            random.extend(&tail);
+            let _ = skills::source::web::unpack("fuzz", &random, limits);
+        }
+    }
+}
