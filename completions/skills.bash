@@ -116,7 +116,7 @@ _skills() {
 
     case "${cmd}" in
         skills)
-            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version lint prompt list ls init serve add a remove rm find install check update manifest completions help"
+            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version add a remove rm list ls find install check update manifest lint init prompt serve completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -270,7 +270,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help)
-            opts="lint prompt list init serve add remove find install check update manifest completions help"
+            opts="add remove list find install check update manifest lint init prompt serve completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -28,138 +28,23 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand lint 'Validate skills: the open spec, portability, quality, size and security'
-            cand prompt 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt'
-            cand list 'List installed skills: name, agents, source, path'
-            cand ls 'List installed skills: name, agents, source, path'
-            cand init 'Create a new skill that passes `skills lint --strict`'
-            cand serve 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
             cand add 'Install skills from a repository, URL or folder into agent dirs'
             cand a 'Install skills from a repository, URL or folder into agent dirs'
             cand remove 'Remove installed skills and their lock entries'
             cand rm 'Remove installed skills and their lock entries'
+            cand list 'List installed skills: name, agents, source, path'
+            cand ls 'List installed skills: name, agents, source, path'
             cand find 'Search the skills.sh directory'
             cand install 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
             cand check 'Read-only: which locked skills have upstream changes'
             cand update 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
             cand manifest 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
+            cand lint 'Validate skills: the open spec, portability, quality, size and security'
+            cand init 'Create a new skill that passes `skills lint --strict`'
+            cand prompt 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt'
+            cand serve 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'skills;lint'= {
-            cand --include 'Only skills whose name matches this glob (repeatable)'
-            cand --exclude 'Leave out skills whose name matches this glob (repeatable)'
-            cand --format 'Output format'
-            cand -A 'Turn a rule or a family off (`quality/body-too-long`, `body-too-long`, `quality`; repeatable)'
-            cand --allow 'Turn a rule or a family off (`quality/body-too-long`, `body-too-long`, `quality`; repeatable)'
-            cand --explain 'Print the documentation of a rule and exit'
-            cand --max-file-size 'Largest size of one file, e.g. `1MiB`, `500KB`, `2000`'
-            cand --max-skill-size 'Largest total size of one skill folder'
-            cand --max-files 'Largest number of files in one skill folder'
-            cand --color 'When to use color (`NO_COLOR` is honoured)'
-            cand -g 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
-            cand --global 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
-            cand --strict 'Treat warnings as errors'
-            cand --list-rules 'Print every rule with its code and default severity and exit'
-            cand -q 'Print only data and errors'
-            cand --quiet 'Print only data and errors'
-            cand -v 'Print more about what is done (repeat for more)'
-            cand --verbose 'Print more about what is done (repeat for more)'
-            cand --no-progress 'Never draw progress bars'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'skills;prompt'= {
-            cand --include 'Only skills whose name matches this glob (repeatable)'
-            cand --exclude 'Leave out skills whose name matches this glob (repeatable)'
-            cand --format 'Output format'
-            cand --skill 'Print the activation block of this skill instead of the catalog (repeatable)'
-            cand --write 'Put the output between `<!-- skills:start -->` and `<!-- skills:end -->` in FILE'
-            cand --template 'Render this Jinja2 template instead of a built-in format'
-            cand --tools 'Universal tools for templates: a JSON list of MCP tool definitions'
-            cand --resources 'Global resources for templates: a JSON list of MCP resources'
-            cand --color 'When to use color (`NO_COLOR` is honoured)'
-            cand -g 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
-            cand --global 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
-            cand --uri 'Show `skill://<name>/SKILL.md` URIs (what `skills serve` exposes) instead of paths'
-            cand --strict 'Fail when a skill cannot be read (by default it is skipped with a warning)'
-            cand --all 'Include skills hidden from models (`disable-model-invocation: true`, `metadata.internal: true`)'
-            cand -q 'Print only data and errors'
-            cand --quiet 'Print only data and errors'
-            cand -v 'Print more about what is done (repeat for more)'
-            cand --verbose 'Print more about what is done (repeat for more)'
-            cand --no-progress 'Never draw progress bars'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'skills;list'= {
-            cand -a 'Only skills installed for this agent (an id such as `claude-code`; repeatable)'
-            cand --agent 'Only skills installed for this agent (an id such as `claude-code`; repeatable)'
-            cand --color 'When to use color (`NO_COLOR` is honoured)'
-            cand -g 'List the user''s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project''s'
-            cand --global 'List the user''s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project''s'
-            cand --json 'Print one JSON document (`"version": 1`)'
-            cand -q 'Print only data and errors'
-            cand --quiet 'Print only data and errors'
-            cand -v 'Print more about what is done (repeat for more)'
-            cand --verbose 'Print more about what is done (repeat for more)'
-            cand --no-progress 'Never draw progress bars'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'skills;ls'= {
-            cand -a 'Only skills installed for this agent (an id such as `claude-code`; repeatable)'
-            cand --agent 'Only skills installed for this agent (an id such as `claude-code`; repeatable)'
-            cand --color 'When to use color (`NO_COLOR` is honoured)'
-            cand -g 'List the user''s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project''s'
-            cand --global 'List the user''s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project''s'
-            cand --json 'Print one JSON document (`"version": 1`)'
-            cand -q 'Print only data and errors'
-            cand --quiet 'Print only data and errors'
-            cand -v 'Print more about what is done (repeat for more)'
-            cand --verbose 'Print more about what is done (repeat for more)'
-            cand --no-progress 'Never draw progress bars'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'skills;init'= {
-            cand --color 'When to use color (`NO_COLOR` is honoured)'
-            cand -q 'Print only data and errors'
-            cand --quiet 'Print only data and errors'
-            cand -v 'Print more about what is done (repeat for more)'
-            cand --verbose 'Print more about what is done (repeat for more)'
-            cand --no-progress 'Never draw progress bars'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'skills;serve'= {
-            cand --include 'Only skills whose name matches this glob (repeatable)'
-            cand --exclude 'Leave out skills whose name matches this glob (repeatable)'
-            cand --max-file-size 'Largest file served'
-            cand --color 'When to use color (`NO_COLOR` is honoured)'
-            cand --stdio 'Speak MCP over stdin and stdout (the only transport; accepted for clarity)'
-            cand -g 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
-            cand --global 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
-            cand --no-watch 'Do not watch the roots for changes'
-            cand -q 'Print only data and errors'
-            cand --quiet 'Print only data and errors'
-            cand -v 'Print more about what is done (repeat for more)'
-            cand --verbose 'Print more about what is done (repeat for more)'
-            cand --no-progress 'Never draw progress bars'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
         }
         &'skills;add'= {
             cand -s 'Skills to install (repeatable, or comma-separated; `*` for all)'
@@ -269,6 +154,40 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'skills;list'= {
+            cand -a 'Only skills installed for this agent (an id such as `claude-code`; repeatable)'
+            cand --agent 'Only skills installed for this agent (an id such as `claude-code`; repeatable)'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -g 'List the user''s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project''s'
+            cand --global 'List the user''s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project''s'
+            cand --json 'Print one JSON document (`"version": 1`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;ls'= {
+            cand -a 'Only skills installed for this agent (an id such as `claude-code`; repeatable)'
+            cand --agent 'Only skills installed for this agent (an id such as `claude-code`; repeatable)'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -g 'List the user''s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project''s'
+            cand --global 'List the user''s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project''s'
+            cand --json 'Print one JSON document (`"version": 1`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'skills;find'= {
             cand --owner 'Only skills of this GitHub owner'
             cand --limit 'Most results'
@@ -363,6 +282,87 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'skills;lint'= {
+            cand --include 'Only skills whose name matches this glob (repeatable)'
+            cand --exclude 'Leave out skills whose name matches this glob (repeatable)'
+            cand --format 'Output format'
+            cand -A 'Turn a rule or a family off (`quality/body-too-long`, `body-too-long`, `quality`; repeatable)'
+            cand --allow 'Turn a rule or a family off (`quality/body-too-long`, `body-too-long`, `quality`; repeatable)'
+            cand --explain 'Print the documentation of a rule and exit'
+            cand --max-file-size 'Largest size of one file, e.g. `1MiB`, `500KB`, `2000`'
+            cand --max-skill-size 'Largest total size of one skill folder'
+            cand --max-files 'Largest number of files in one skill folder'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -g 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+            cand --global 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+            cand --strict 'Treat warnings as errors'
+            cand --list-rules 'Print every rule with its code and default severity and exit'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;init'= {
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;prompt'= {
+            cand --include 'Only skills whose name matches this glob (repeatable)'
+            cand --exclude 'Leave out skills whose name matches this glob (repeatable)'
+            cand --format 'Output format'
+            cand --skill 'Print the activation block of this skill instead of the catalog (repeatable)'
+            cand --write 'Put the output between `<!-- skills:start -->` and `<!-- skills:end -->` in FILE'
+            cand --template 'Render this Jinja2 template instead of a built-in format'
+            cand --tools 'Universal tools for templates: a JSON list of MCP tool definitions'
+            cand --resources 'Global resources for templates: a JSON list of MCP resources'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -g 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+            cand --global 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+            cand --uri 'Show `skill://<name>/SKILL.md` URIs (what `skills serve` exposes) instead of paths'
+            cand --strict 'Fail when a skill cannot be read (by default it is skipped with a warning)'
+            cand --all 'Include skills hidden from models (`disable-model-invocation: true`, `metadata.internal: true`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;serve'= {
+            cand --include 'Only skills whose name matches this glob (repeatable)'
+            cand --exclude 'Leave out skills whose name matches this glob (repeatable)'
+            cand --max-file-size 'Largest file served'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand --stdio 'Speak MCP over stdin and stdout (the only transport; accepted for clarity)'
+            cand -g 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+            cand --global 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+            cand --no-watch 'Do not watch the roots for changes'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'skills;completions'= {
             cand --color 'When to use color (`NO_COLOR` is honoured)'
             cand -q 'Print only data and errors'
@@ -376,34 +376,26 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand --version 'Print version'
         }
         &'skills;help'= {
-            cand lint 'Validate skills: the open spec, portability, quality, size and security'
-            cand prompt 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt'
-            cand list 'List installed skills: name, agents, source, path'
-            cand init 'Create a new skill that passes `skills lint --strict`'
-            cand serve 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
             cand add 'Install skills from a repository, URL or folder into agent dirs'
             cand remove 'Remove installed skills and their lock entries'
+            cand list 'List installed skills: name, agents, source, path'
             cand find 'Search the skills.sh directory'
             cand install 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
             cand check 'Read-only: which locked skills have upstream changes'
             cand update 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
             cand manifest 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
+            cand lint 'Validate skills: the open spec, portability, quality, size and security'
+            cand init 'Create a new skill that passes `skills lint --strict`'
+            cand prompt 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt'
+            cand serve 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'skills;help;lint'= {
-        }
-        &'skills;help;prompt'= {
-        }
-        &'skills;help;list'= {
-        }
-        &'skills;help;init'= {
-        }
-        &'skills;help;serve'= {
         }
         &'skills;help;add'= {
         }
         &'skills;help;remove'= {
+        }
+        &'skills;help;list'= {
         }
         &'skills;help;find'= {
         }
@@ -414,6 +406,14 @@ set edit:completion:arg-completer[skills] = {|@words|
         &'skills;help;update'= {
         }
         &'skills;help;manifest'= {
+        }
+        &'skills;help;lint'= {
+        }
+        &'skills;help;init'= {
+        }
+        &'skills;help;prompt'= {
+        }
+        &'skills;help;serve'= {
         }
         &'skills;help;completions'= {
         }

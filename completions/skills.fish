@@ -32,114 +32,23 @@ complete -c skills -n "__fish_skills_needs_command" -s v -l verbose -d 'Print mo
 complete -c skills -n "__fish_skills_needs_command" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_needs_command" -s h -l help -d 'Print help'
 complete -c skills -n "__fish_skills_needs_command" -s V -l version -d 'Print version'
-complete -c skills -n "__fish_skills_needs_command" -f -a "lint" -d 'Validate skills: the open spec, portability, quality, size and security'
-complete -c skills -n "__fish_skills_needs_command" -f -a "prompt" -d 'Print the `<available_skills>` block (or one skill\'s activation block) for a system prompt'
-complete -c skills -n "__fish_skills_needs_command" -f -a "list" -d 'List installed skills: name, agents, source, path'
-complete -c skills -n "__fish_skills_needs_command" -f -a "ls" -d 'List installed skills: name, agents, source, path'
-complete -c skills -n "__fish_skills_needs_command" -f -a "init" -d 'Create a new skill that passes `skills lint --strict`'
-complete -c skills -n "__fish_skills_needs_command" -f -a "serve" -d 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
 complete -c skills -n "__fish_skills_needs_command" -f -a "add" -d 'Install skills from a repository, URL or folder into agent dirs'
 complete -c skills -n "__fish_skills_needs_command" -f -a "a" -d 'Install skills from a repository, URL or folder into agent dirs'
 complete -c skills -n "__fish_skills_needs_command" -f -a "remove" -d 'Remove installed skills and their lock entries'
 complete -c skills -n "__fish_skills_needs_command" -f -a "rm" -d 'Remove installed skills and their lock entries'
+complete -c skills -n "__fish_skills_needs_command" -f -a "list" -d 'List installed skills: name, agents, source, path'
+complete -c skills -n "__fish_skills_needs_command" -f -a "ls" -d 'List installed skills: name, agents, source, path'
 complete -c skills -n "__fish_skills_needs_command" -f -a "find" -d 'Search the skills.sh directory'
 complete -c skills -n "__fish_skills_needs_command" -f -a "install" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
 complete -c skills -n "__fish_skills_needs_command" -f -a "check" -d 'Read-only: which locked skills have upstream changes'
 complete -c skills -n "__fish_skills_needs_command" -f -a "update" -d 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
 complete -c skills -n "__fish_skills_needs_command" -f -a "manifest" -d 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
+complete -c skills -n "__fish_skills_needs_command" -f -a "lint" -d 'Validate skills: the open spec, portability, quality, size and security'
+complete -c skills -n "__fish_skills_needs_command" -f -a "init" -d 'Create a new skill that passes `skills lint --strict`'
+complete -c skills -n "__fish_skills_needs_command" -f -a "prompt" -d 'Print the `<available_skills>` block (or one skill\'s activation block) for a system prompt'
+complete -c skills -n "__fish_skills_needs_command" -f -a "serve" -d 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
 complete -c skills -n "__fish_skills_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c skills -n "__fish_skills_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c skills -n "__fish_skills_using_subcommand lint" -l include -d 'Only skills whose name matches this glob (repeatable)' -r
-complete -c skills -n "__fish_skills_using_subcommand lint" -l exclude -d 'Leave out skills whose name matches this glob (repeatable)' -r
-complete -c skills -n "__fish_skills_using_subcommand lint" -l format -d 'Output format' -r -f -a "human\t'Compiler-style diagnostics with a summary'
-json\t'One JSON document (`"version": 1`)'
-github\t'GitHub Actions workflow annotations'
-sarif\t'SARIF 2.1.0 for code scanning'"
-complete -c skills -n "__fish_skills_using_subcommand lint" -s A -l allow -d 'Turn a rule or a family off (`quality/body-too-long`, `body-too-long`, `quality`; repeatable)' -r
-complete -c skills -n "__fish_skills_using_subcommand lint" -l explain -d 'Print the documentation of a rule and exit' -r
-complete -c skills -n "__fish_skills_using_subcommand lint" -l max-file-size -d 'Largest size of one file, e.g. `1MiB`, `500KB`, `2000`' -r
-complete -c skills -n "__fish_skills_using_subcommand lint" -l max-skill-size -d 'Largest total size of one skill folder' -r
-complete -c skills -n "__fish_skills_using_subcommand lint" -l max-files -d 'Largest number of files in one skill folder' -r
-complete -c skills -n "__fish_skills_using_subcommand lint" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c skills -n "__fish_skills_using_subcommand lint" -s g -l global -d 'Use only the user\'s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
-complete -c skills -n "__fish_skills_using_subcommand lint" -l strict -d 'Treat warnings as errors'
-complete -c skills -n "__fish_skills_using_subcommand lint" -l list-rules -d 'Print every rule with its code and default severity and exit'
-complete -c skills -n "__fish_skills_using_subcommand lint" -s q -l quiet -d 'Print only data and errors'
-complete -c skills -n "__fish_skills_using_subcommand lint" -s v -l verbose -d 'Print more about what is done (repeat for more)'
-complete -c skills -n "__fish_skills_using_subcommand lint" -l no-progress -d 'Never draw progress bars'
-complete -c skills -n "__fish_skills_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c skills -n "__fish_skills_using_subcommand lint" -s V -l version -d 'Print version'
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l include -d 'Only skills whose name matches this glob (repeatable)' -r
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l exclude -d 'Leave out skills whose name matches this glob (repeatable)' -r
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l format -d 'Output format' -r -f -a "xml\t'`<available_skills>` as in the agentskills.io client guide'
-skills-ref\t'Byte for byte what `skills-ref to-prompt` prints (hidden skills included, as there)'
-json\t'One JSON document (`"version": 1`)'
-markdown\t'`- **name**: description` lines'
-router\t'Level 1 of the router/specialist design: catalog, `view_skill` tool, routing rules'
-specialist\t'Level 2 of the router/specialist design: one skill with its tools and resources (needs `--skill`)'"
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l skill -d 'Print the activation block of this skill instead of the catalog (repeatable)' -r
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l write -d 'Put the output between `<!-- skills:start -->` and `<!-- skills:end -->` in FILE' -r -F
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l template -d 'Render this Jinja2 template instead of a built-in format' -r -F
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l tools -d 'Universal tools for templates: a JSON list of MCP tool definitions' -r -F
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l resources -d 'Global resources for templates: a JSON list of MCP resources' -r -F
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c skills -n "__fish_skills_using_subcommand prompt" -s g -l global -d 'Use only the user\'s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l uri -d 'Show `skill://<name>/SKILL.md` URIs (what `skills serve` exposes) instead of paths'
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l strict -d 'Fail when a skill cannot be read (by default it is skipped with a warning)'
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l all -d 'Include skills hidden from models (`disable-model-invocation: true`, `metadata.internal: true`)'
-complete -c skills -n "__fish_skills_using_subcommand prompt" -s q -l quiet -d 'Print only data and errors'
-complete -c skills -n "__fish_skills_using_subcommand prompt" -s v -l verbose -d 'Print more about what is done (repeat for more)'
-complete -c skills -n "__fish_skills_using_subcommand prompt" -l no-progress -d 'Never draw progress bars'
-complete -c skills -n "__fish_skills_using_subcommand prompt" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c skills -n "__fish_skills_using_subcommand prompt" -s V -l version -d 'Print version'
-complete -c skills -n "__fish_skills_using_subcommand list" -s a -l agent -d 'Only skills installed for this agent (an id such as `claude-code`; repeatable)' -r
-complete -c skills -n "__fish_skills_using_subcommand list" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c skills -n "__fish_skills_using_subcommand list" -s g -l global -d 'List the user\'s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project\'s'
-complete -c skills -n "__fish_skills_using_subcommand list" -l json -d 'Print one JSON document (`"version": 1`)'
-complete -c skills -n "__fish_skills_using_subcommand list" -s q -l quiet -d 'Print only data and errors'
-complete -c skills -n "__fish_skills_using_subcommand list" -s v -l verbose -d 'Print more about what is done (repeat for more)'
-complete -c skills -n "__fish_skills_using_subcommand list" -l no-progress -d 'Never draw progress bars'
-complete -c skills -n "__fish_skills_using_subcommand list" -s h -l help -d 'Print help'
-complete -c skills -n "__fish_skills_using_subcommand list" -s V -l version -d 'Print version'
-complete -c skills -n "__fish_skills_using_subcommand ls" -s a -l agent -d 'Only skills installed for this agent (an id such as `claude-code`; repeatable)' -r
-complete -c skills -n "__fish_skills_using_subcommand ls" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c skills -n "__fish_skills_using_subcommand ls" -s g -l global -d 'List the user\'s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project\'s'
-complete -c skills -n "__fish_skills_using_subcommand ls" -l json -d 'Print one JSON document (`"version": 1`)'
-complete -c skills -n "__fish_skills_using_subcommand ls" -s q -l quiet -d 'Print only data and errors'
-complete -c skills -n "__fish_skills_using_subcommand ls" -s v -l verbose -d 'Print more about what is done (repeat for more)'
-complete -c skills -n "__fish_skills_using_subcommand ls" -l no-progress -d 'Never draw progress bars'
-complete -c skills -n "__fish_skills_using_subcommand ls" -s h -l help -d 'Print help'
-complete -c skills -n "__fish_skills_using_subcommand ls" -s V -l version -d 'Print version'
-complete -c skills -n "__fish_skills_using_subcommand init" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c skills -n "__fish_skills_using_subcommand init" -s q -l quiet -d 'Print only data and errors'
-complete -c skills -n "__fish_skills_using_subcommand init" -s v -l verbose -d 'Print more about what is done (repeat for more)'
-complete -c skills -n "__fish_skills_using_subcommand init" -l no-progress -d 'Never draw progress bars'
-complete -c skills -n "__fish_skills_using_subcommand init" -s h -l help -d 'Print help'
-complete -c skills -n "__fish_skills_using_subcommand init" -s V -l version -d 'Print version'
-complete -c skills -n "__fish_skills_using_subcommand serve" -l include -d 'Only skills whose name matches this glob (repeatable)' -r
-complete -c skills -n "__fish_skills_using_subcommand serve" -l exclude -d 'Leave out skills whose name matches this glob (repeatable)' -r
-complete -c skills -n "__fish_skills_using_subcommand serve" -l max-file-size -d 'Largest file served' -r
-complete -c skills -n "__fish_skills_using_subcommand serve" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c skills -n "__fish_skills_using_subcommand serve" -l stdio -d 'Speak MCP over stdin and stdout (the only transport; accepted for clarity)'
-complete -c skills -n "__fish_skills_using_subcommand serve" -s g -l global -d 'Use only the user\'s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
-complete -c skills -n "__fish_skills_using_subcommand serve" -l no-watch -d 'Do not watch the roots for changes'
-complete -c skills -n "__fish_skills_using_subcommand serve" -s q -l quiet -d 'Print only data and errors'
-complete -c skills -n "__fish_skills_using_subcommand serve" -s v -l verbose -d 'Print more about what is done (repeat for more)'
-complete -c skills -n "__fish_skills_using_subcommand serve" -l no-progress -d 'Never draw progress bars'
-complete -c skills -n "__fish_skills_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c skills -n "__fish_skills_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand add" -s s -l skill -d 'Skills to install (repeatable, or comma-separated; `*` for all)' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -s a -l agent -d 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l max-file-size -d 'Largest file a skill may contain' -r
@@ -216,6 +125,28 @@ complete -c skills -n "__fish_skills_using_subcommand rm" -s v -l verbose -d 'Pr
 complete -c skills -n "__fish_skills_using_subcommand rm" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c skills -n "__fish_skills_using_subcommand rm" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand list" -s a -l agent -d 'Only skills installed for this agent (an id such as `claude-code`; repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand list" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand list" -s g -l global -d 'List the user\'s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project\'s'
+complete -c skills -n "__fish_skills_using_subcommand list" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand list" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand list" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand list" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand list" -s h -l help -d 'Print help'
+complete -c skills -n "__fish_skills_using_subcommand list" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand ls" -s a -l agent -d 'Only skills installed for this agent (an id such as `claude-code`; repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand ls" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand ls" -s g -l global -d 'List the user\'s skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project\'s'
+complete -c skills -n "__fish_skills_using_subcommand ls" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand ls" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand ls" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand ls" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand ls" -s h -l help -d 'Print help'
+complete -c skills -n "__fish_skills_using_subcommand ls" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand find" -l owner -d 'Only skills of this GitHub owner' -r
 complete -c skills -n "__fish_skills_using_subcommand find" -l limit -d 'Most results' -r
 complete -c skills -n "__fish_skills_using_subcommand find" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
@@ -286,6 +217,75 @@ complete -c skills -n "__fish_skills_using_subcommand manifest" -s v -l verbose 
 complete -c skills -n "__fish_skills_using_subcommand manifest" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand manifest" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skills -n "__fish_skills_using_subcommand manifest" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand lint" -l include -d 'Only skills whose name matches this glob (repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand lint" -l exclude -d 'Leave out skills whose name matches this glob (repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand lint" -l format -d 'Output format' -r -f -a "human\t'Compiler-style diagnostics with a summary'
+json\t'One JSON document (`"version": 1`)'
+github\t'GitHub Actions workflow annotations'
+sarif\t'SARIF 2.1.0 for code scanning'"
+complete -c skills -n "__fish_skills_using_subcommand lint" -s A -l allow -d 'Turn a rule or a family off (`quality/body-too-long`, `body-too-long`, `quality`; repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand lint" -l explain -d 'Print the documentation of a rule and exit' -r
+complete -c skills -n "__fish_skills_using_subcommand lint" -l max-file-size -d 'Largest size of one file, e.g. `1MiB`, `500KB`, `2000`' -r
+complete -c skills -n "__fish_skills_using_subcommand lint" -l max-skill-size -d 'Largest total size of one skill folder' -r
+complete -c skills -n "__fish_skills_using_subcommand lint" -l max-files -d 'Largest number of files in one skill folder' -r
+complete -c skills -n "__fish_skills_using_subcommand lint" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand lint" -s g -l global -d 'Use only the user\'s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+complete -c skills -n "__fish_skills_using_subcommand lint" -l strict -d 'Treat warnings as errors'
+complete -c skills -n "__fish_skills_using_subcommand lint" -l list-rules -d 'Print every rule with its code and default severity and exit'
+complete -c skills -n "__fish_skills_using_subcommand lint" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand lint" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand lint" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c skills -n "__fish_skills_using_subcommand lint" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand init" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand init" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand init" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand init" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand init" -s h -l help -d 'Print help'
+complete -c skills -n "__fish_skills_using_subcommand init" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l include -d 'Only skills whose name matches this glob (repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l exclude -d 'Leave out skills whose name matches this glob (repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l format -d 'Output format' -r -f -a "xml\t'`<available_skills>` as in the agentskills.io client guide'
+skills-ref\t'Byte for byte what `skills-ref to-prompt` prints (hidden skills included, as there)'
+json\t'One JSON document (`"version": 1`)'
+markdown\t'`- **name**: description` lines'
+router\t'Level 1 of the router/specialist design: catalog, `view_skill` tool, routing rules'
+specialist\t'Level 2 of the router/specialist design: one skill with its tools and resources (needs `--skill`)'"
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l skill -d 'Print the activation block of this skill instead of the catalog (repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l write -d 'Put the output between `<!-- skills:start -->` and `<!-- skills:end -->` in FILE' -r -F
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l template -d 'Render this Jinja2 template instead of a built-in format' -r -F
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l tools -d 'Universal tools for templates: a JSON list of MCP tool definitions' -r -F
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l resources -d 'Global resources for templates: a JSON list of MCP resources' -r -F
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand prompt" -s g -l global -d 'Use only the user\'s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l uri -d 'Show `skill://<name>/SKILL.md` URIs (what `skills serve` exposes) instead of paths'
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l strict -d 'Fail when a skill cannot be read (by default it is skipped with a warning)'
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l all -d 'Include skills hidden from models (`disable-model-invocation: true`, `metadata.internal: true`)'
+complete -c skills -n "__fish_skills_using_subcommand prompt" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand prompt" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand prompt" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand prompt" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c skills -n "__fish_skills_using_subcommand prompt" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand serve" -l include -d 'Only skills whose name matches this glob (repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand serve" -l exclude -d 'Leave out skills whose name matches this glob (repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand serve" -l max-file-size -d 'Largest file served' -r
+complete -c skills -n "__fish_skills_using_subcommand serve" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand serve" -l stdio -d 'Speak MCP over stdin and stdout (the only transport; accepted for clarity)'
+complete -c skills -n "__fish_skills_using_subcommand serve" -s g -l global -d 'Use only the user\'s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
+complete -c skills -n "__fish_skills_using_subcommand serve" -l no-watch -d 'Do not watch the roots for changes'
+complete -c skills -n "__fish_skills_using_subcommand serve" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand serve" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand serve" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c skills -n "__fish_skills_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand completions" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -294,17 +294,17 @@ complete -c skills -n "__fish_skills_using_subcommand completions" -s v -l verbo
 complete -c skills -n "__fish_skills_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c skills -n "__fish_skills_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "lint" -d 'Validate skills: the open spec, portability, quality, size and security'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "prompt" -d 'Print the `<available_skills>` block (or one skill\'s activation block) for a system prompt'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "list" -d 'List installed skills: name, agents, source, path'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "init" -d 'Create a new skill that passes `skills lint --strict`'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "serve" -d 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "add" -d 'Install skills from a repository, URL or folder into agent dirs'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "remove" -d 'Remove installed skills and their lock entries'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "find" -d 'Search the skills.sh directory'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "install" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "check" -d 'Read-only: which locked skills have upstream changes'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "update" -d 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "manifest" -d 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from lint prompt list init serve add remove find install check update manifest completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "add" -d 'Install skills from a repository, URL or folder into agent dirs'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "remove" -d 'Remove installed skills and their lock entries'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "list" -d 'List installed skills: name, agents, source, path'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "find" -d 'Search the skills.sh directory'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "install" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "check" -d 'Read-only: which locked skills have upstream changes'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "update" -d 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "manifest" -d 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "lint" -d 'Validate skills: the open spec, portability, quality, size and security'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "init" -d 'Create a new skill that passes `skills lint --strict`'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "prompt" -d 'Print the `<available_skills>` block (or one skill\'s activation block) for a system prompt'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "serve" -d 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -43,23 +43,15 @@ pub enum ColorChoice {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Validate skills: the open spec, portability, quality, size and security
-    Lint(LintArgs),
-    /// Print the `<available_skills>` block (or one skill's activation block) for a system prompt
-    Prompt(PromptArgs),
-    /// List installed skills: name, agents, source, path
-    #[command(visible_alias = "ls")]
-    List(ListArgs),
-    /// Create a new skill that passes `skills lint --strict`
-    Init(InitArgs),
-    /// Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)
-    Serve(ServeArgs),
     /// Install skills from a repository, URL or folder into agent dirs
     #[command(visible_alias = "a")]
     Add(AddArgs),
     /// Remove installed skills and their lock entries
     #[command(visible_alias = "rm")]
     Remove(RemoveArgs),
+    /// List installed skills: name, agents, source, path
+    #[command(visible_alias = "ls")]
+    List(ListArgs),
     /// Search the skills.sh directory
     Find(FindArgs),
     /// Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)
@@ -70,6 +62,14 @@ pub enum Command {
     Update(UpdateArgs),
     /// Record (or verify) the files and hashes of every installed skill in `skills-lock.json`
     Manifest(ManifestArgs),
+    /// Validate skills: the open spec, portability, quality, size and security
+    Lint(LintArgs),
+    /// Create a new skill that passes `skills lint --strict`
+    Init(InitArgs),
+    /// Print the `<available_skills>` block (or one skill's activation block) for a system prompt
+    Prompt(PromptArgs),
+    /// Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)
+    Serve(ServeArgs),
     /// Print a shell completion script
     Completions(CompletionsArgs),
 }
