@@ -118,3 +118,54 @@ impl Drop for HttpServer {
         }
     }
 }
+
+/// An HTTPS server on loopback whose certificate (for `localhost` and `127.0.0.1`) is signed by
+/// the test CA in `tests/fixtures/tls/ca.pem`, which no system trusts. Every request gets `body`.
+/// Its thread lives until the test process ends.
+pub fn https_server(body: Vec<u8>) -> String {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    use std::io::{Read, Write};
+
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tls");
+    let chain = vec![CertificateDer::from_pem_file(dir.join("server.pem")).unwrap()];
+    let key = PrivateKeyDer::from_pem_file(dir.join("server.key")).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .unwrap();
+    let config = Arc::new(config);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for tcp in listener.incoming().flatten() {
+            let (config, body) = (Arc::clone(&config), body.clone());
+            std::thread::spawn(move || {
+                let connection = rustls::ServerConnection::new(config).unwrap();
+                let mut tls = rustls::StreamOwned::new(connection, tcp);
+                // One request per connection: read its head, answer, close.
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") {
+                    match tls.read(&mut byte) {
+                        Ok(1) => head.push(byte[0]),
+                        // A client that rejected the certificate hangs up here.
+                        _ => return,
+                    }
+                }
+                let header = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = tls.write_all(header.as_bytes());
+                let _ = tls.write_all(&body);
+                tls.conn.send_close_notify();
+                let _ = tls.flush();
+            });
+        }
+    });
+    format!("https://127.0.0.1:{port}")
+}

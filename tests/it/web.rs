@@ -13,7 +13,7 @@ use sha2::Digest as _;
 
 use crate::add::tree;
 use crate::common::{Output, TestContext, run};
-use crate::httpserver::{HttpServer, Route};
+use crate::httpserver::{HttpServer, Route, https_server};
 
 fn skill_md(name: &str) -> String {
     format!(
@@ -495,6 +495,47 @@ fn bad_downloads_are_refused_and_nothing_is_written() {
         "TLS",
     );
     refused(&server, "http://127.0.0.1:9/SKILL.md", "cannot reach");
+}
+
+#[test]
+fn extra_certificates_come_from_ssl_cert_file() {
+    let url = format!(
+        "{}/tls/SKILL.md",
+        https_server(skill_md("secure").into_bytes())
+    );
+    // The test CA is in no system store: a TLS error that names the way out, nothing written.
+    let context = TestContext::new();
+    let output = add_all(&context, &url);
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(output.stderr.contains("SSL_CERT_FILE"), "{}", output.stderr);
+    assert_eq!(tree(&context.project), Vec::<String>::new());
+    // With the CA in SSL_CERT_FILE the same download installs.
+    let ca = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tls/ca.pem");
+    let mut command = context.command();
+    command
+        .args(["add", &url, "--skill", "*", "-a", "claude-code", "-y"])
+        .env("SKILLS_HTTP_TIMEOUT", "2")
+        .env("SSL_CERT_FILE", &ca);
+    let output = run(&mut command);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert_eq!(
+        std::fs::read_to_string(context.project.join(".claude/skills/secure/SKILL.md")).unwrap(),
+        skill_md("secure")
+    );
+    // An SSL_CERT_FILE that is not there is an error of its own, not a silent fallback.
+    let context = TestContext::new();
+    let mut command = context.command();
+    command
+        .args(["add", &url, "--skill", "*", "-a", "claude-code", "-y"])
+        .env("SSL_CERT_FILE", context.temp.path().join("missing.pem"));
+    let output = run(&mut command);
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("cannot read SSL_CERT_FILE"),
+        "{}",
+        output.stderr
+    );
+    assert_eq!(tree(&context.project), Vec::<String>::new());
 }
 
 fn search_api(server: &HttpServer) {
