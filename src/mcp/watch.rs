@@ -3,16 +3,17 @@
 //! (`*/list_changed`, and `resources/updated` for what they subscribed), 2026-07-28 clients on
 //! their `subscriptions/listen` streams.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use notify::Watcher as _;
 use rmcp::model::ResourceUpdatedNotificationParam;
 
 use super::server::{PROMPT_XML, Shared};
 use super::snapshot::{Snapshot, uri};
+use crate::index::SKIPPED_DIRS;
 
 /// How long a burst of file events is allowed to settle before rebuilding.
 const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -95,15 +96,18 @@ pub async fn broadcast(shared: &Shared, changes: &Changes) {
 }
 
 /// Watches `roots`; on change runs `rebuild`, swaps the snapshot and broadcasts on `runtime`.
-/// The returned watcher must be kept alive.
+/// The snapshot in place was built from `started` on, before the watch was set up: if anything
+/// was modified since, it is rebuilt right away. The returned watcher must be kept alive.
 pub fn spawn(
     roots: &[PathBuf],
     rebuild: impl Fn() -> Snapshot + Send + 'static,
     shared: Arc<Shared>,
     runtime: tokio::runtime::Handle,
     log: impl Fn(String) + Send + 'static,
+    started: SystemTime,
 ) -> Option<notify::RecommendedWatcher> {
     let (events, receive) = std::sync::mpsc::channel();
+    let missed = events.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if event.is_ok_and(|e| !matches!(e.kind, notify::EventKind::Access(_))) {
             let _ = events.send(());
@@ -115,6 +119,12 @@ pub fn spawn(
             log(format!("cannot watch `{}`: {err}", root.display()));
         }
     }
+    // File systems stamp modification times from a coarse clock (and some at 2 s granularity):
+    // look back far enough that a change just after `started` is never stamped before it.
+    let since = started.checked_sub(CLOCK_SLACK).unwrap_or(UNIX_EPOCH);
+    if roots.iter().any(|root| modified_since(root, since)) {
+        let _ = missed.send(());
+    }
     std::thread::spawn(move || {
         while receive.recv().is_ok() {
             // Let the burst settle: keep draining until it is quiet for a moment.
@@ -125,15 +135,133 @@ pub fn spawn(
             for why in new.skipped.iter().filter(|why| !old.skipped.contains(why)) {
                 log(why.clone());
             }
-
             let changes = diff(&old, &new);
             if changes.lists || !changes.updated.is_empty() {
                 shared.install(new);
-
                 let shared = Arc::clone(&shared);
                 runtime.spawn(async move { broadcast(&shared, &changes).await });
             }
         }
     });
     Some(watcher)
+}
+
+/// How far before the start of the first build a modification time still counts as "during".
+const CLOCK_SLACK: Duration = Duration::from_secs(2);
+
+/// Whether `root`, or anything under it the index could see, was modified at or after `since`.
+/// A folder's time changes when entries are added, removed or renamed in it; links are followed,
+/// as the index and the watch follow them, each linked folder once.
+fn modified_since(root: &Path, since: SystemTime) -> bool {
+    let Ok(metadata) = std::fs::metadata(root) else {
+        // Not there (most default roots are not), so not watched either.
+        return false;
+    };
+    let newer = |metadata: &std::fs::Metadata| metadata.modified().is_ok_and(|m| m >= since);
+    let mut linked = HashSet::new();
+    let mut stack = vec![(root.to_path_buf(), 0)];
+    if newer(&metadata) {
+        return true;
+    }
+    if !metadata.is_dir() {
+        return false;
+    }
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if SKIPPED_DIRS.contains(&entry.file_name().to_string_lossy().as_ref()) {
+                continue;
+            }
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            let metadata = if kind.is_symlink() {
+                std::fs::metadata(&path)
+            } else {
+                entry.metadata()
+            };
+            let Ok(metadata) = metadata else {
+                continue;
+            };
+            if newer(&metadata) {
+                return true;
+            }
+            let fresh = !kind.is_symlink()
+                || std::fs::canonicalize(&path).is_ok_and(|real| linked.insert(real));
+            if metadata.is_dir() && fresh && depth < MAX_WALK_DEPTH {
+                stack.push((path, depth + 1));
+            }
+        }
+    }
+    false
+}
+
+/// Skill folders lie at most `index::MAX_DEPTH` deep, their files at most
+/// `inventory::MAX_DEPTH` below them.
+const MAX_WALK_DEPTH: usize = crate::index::MAX_DEPTH + crate::skill::inventory::MAX_DEPTH;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn backdate(path: &Path, to: SystemTime) {
+        let kind = std::fs::symlink_metadata(path).unwrap().file_type();
+        if kind.is_symlink() {
+            return;
+        }
+        if kind.is_dir() {
+            for entry in std::fs::read_dir(path).unwrap() {
+                backdate(&entry.unwrap().path(), to);
+            }
+        }
+        std::fs::File::open(path).unwrap().set_modified(to).unwrap();
+    }
+
+    #[test]
+    fn modified_since_sees_new_and_changed_entries_at_any_depth() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().join("root");
+        let deep = root.join("group/pdf/references/a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::create_dir_all(root.join("node_modules/x")).unwrap();
+        std::fs::create_dir_all(temp.path().join("elsewhere/linked")).unwrap();
+        std::fs::write(root.join("group/pdf/SKILL.md"), "---\n---\n").unwrap();
+        std::fs::write(deep.join("notes.md"), "notes\n").unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(temp.path().join("elsewhere"), root.join("link")).unwrap();
+            // A loop: walked once, not forever.
+            std::os::unix::fs::symlink(&root, root.join("group/loop")).unwrap();
+        }
+        let old = SystemTime::now() - Duration::from_secs(3600);
+        let since = SystemTime::now() - Duration::from_secs(60);
+        backdate(temp.path(), old);
+        assert!(!modified_since(&root, since));
+        assert!(!modified_since(&temp.path().join("missing"), since));
+
+        // A changed file deep down.
+        std::fs::write(deep.join("notes.md"), "changed\n").unwrap();
+        assert!(modified_since(&root, since));
+        backdate(temp.path(), old);
+        // A new file: its folder's time changes.
+        std::fs::write(deep.join("new.md"), "new\n").unwrap();
+        std::fs::File::open(deep.join("new.md"))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert!(modified_since(&root, since));
+        backdate(temp.path(), old);
+        // What the index never reads does not count.
+        std::fs::write(root.join("node_modules/x/index.js"), "").unwrap();
+        assert!(!modified_since(&root, since));
+        // Behind a link.
+        #[cfg(unix)]
+        {
+            std::fs::write(temp.path().join("elsewhere/linked/f.md"), "f\n").unwrap();
+            assert!(modified_since(&root, since));
+        }
+    }
 }

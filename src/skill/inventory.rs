@@ -13,7 +13,7 @@ use std::path::{Component, Path, PathBuf};
 pub const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
 
 /// Deepest folder nesting listed inside one skill.
-const MAX_DEPTH: usize = 32;
+pub const MAX_DEPTH: usize = 32;
 /// Most entries listed for one skill; a larger folder is reported, not listed further.
 pub const MAX_ENTRIES: usize = 100_000;
 

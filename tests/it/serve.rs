@@ -601,6 +601,86 @@ fn roots_from_skills_dir_and_eof_before_anything() {
     assert!(output.stdout.is_empty(), "nothing but JSON-RPC on stdout");
 }
 
+/// Sets the modification time of `path` and everything under it.
+fn backdate(path: &Path, to: std::time::SystemTime) {
+    if path.is_dir() {
+        for entry in std::fs::read_dir(path).unwrap() {
+            backdate(&entry.unwrap().path(), to);
+        }
+    }
+    std::fs::File::open(path).unwrap().set_modified(to).unwrap();
+}
+
+/// The first snapshot is built while the watch is set up: a change in between (after the build
+/// read the folder, before the watch covered it) is found by modification time and served as
+/// soon as the snapshot is ready, not only after the next change. Without that look, a skill
+/// written 10–30 ms after spawn was missed for good on a 2-core VM.
+#[test]
+fn changes_during_the_first_build_are_not_missed() {
+    let context = TestContext::new();
+    let root = context.project.join("many");
+    for i in 0..400 {
+        write(
+            &root.join(format!("s{i:03}/SKILL.md")),
+            format!("---\nname: s{i:03}\ndescription: Skill {i}. Use when testing.\n---\nbody\n"),
+        );
+        write(
+            &root.join(format!("s{i:03}/references/notes.md")),
+            "notes\n",
+        );
+    }
+    runtime().block_on(async {
+        for (round, delay) in [0u64, 10, 20, 30].into_iter().enumerate() {
+            // Written an hour ago, as far as the server can tell: only the late skill is new.
+            backdate(
+                &root,
+                std::time::SystemTime::now() - Duration::from_secs(3600),
+            );
+            let (sender, mut receiver) = mpsc::unbounded_channel();
+            let transport = spawn(&context, &root);
+            // While the server starts and builds its first snapshot, a skill appears and a file
+            // of another one changes.
+            let (late, notes) = (
+                root.join(format!("late{delay}/SKILL.md")),
+                root.join("s399/references/notes.md"),
+            );
+            let writer = std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(delay));
+                write(
+                    &late,
+                    format!(
+                        "---\nname: late{delay}\ndescription: Late. Use when late.\n---\nbody\n"
+                    ),
+                );
+                std::fs::write(notes, format!("round {round}\n")).unwrap();
+            });
+            let client = Recorder(sender).serve(transport).await.unwrap();
+            writer.join().unwrap();
+            let expected = (401 + round, format!("round {round}\n"));
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+            loop {
+                let count = client.list_all_skills().await.unwrap().len();
+                let read = client
+                    .read_resource(ReadResourceRequestParams::new(
+                        "skill://s399/references/notes.md",
+                    ))
+                    .await
+                    .unwrap();
+                let served = (count, text(&read.contents[0]).to_owned());
+                if served == expected {
+                    break;
+                }
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "written {delay} ms after spawn: {served:?} served, {expected:?} on disk"
+                );
+                let _ = tokio::time::timeout(Duration::from_millis(200), receiver.recv()).await;
+            }
+            client.cancel().await.unwrap();
+        }
+    });
+}
+
 #[test]
 fn many_skills_paginate() {
     let context = TestContext::new();
