@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::cli::ServeArgs;
 use crate::error::{Error, ExitStatus};
 use crate::index::{NameFilter, SkillIndex};
-use crate::mcp::{self, Settings, snapshot::Limits};
+use crate::mcp::{self, Roots, Settings, snapshot::Limits};
 use crate::output::Printer;
 
 pub fn run(args: &ServeArgs, printer: &Printer) -> Result<ExitStatus, Error> {
@@ -24,7 +24,14 @@ pub fn run(args: &ServeArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             .map(PathBuf::from)
             .collect();
     }
-    let roots = SkillIndex::roots(&paths, args.index.global, &cwd)?;
+    let roots = if paths.is_empty() {
+        Roots::Default {
+            project: cwd,
+            global_only: args.index.global,
+        }
+    } else {
+        Roots::Given(SkillIndex::roots(&paths, args.index.global, &cwd)?)
+    };
     let filter = NameFilter::new(&args.index.include, &args.index.exclude)?;
     let settings = Settings {
         roots,

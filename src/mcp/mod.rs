@@ -33,10 +33,33 @@ the prompt named after the skill) and follow it; read its other files (`skill://
 /// What `serve` serves and how.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    pub roots: Vec<Root>,
+    pub roots: Roots,
     pub filter: NameFilter,
     pub watch: bool,
     pub limits: Limits,
+}
+
+/// Where the skills are.
+#[derive(Debug, Clone)]
+pub enum Roots {
+    /// Given paths (or `SKILLS_DIR`): served whether or not they exist at the moment.
+    Given(Vec<Root>),
+    /// The default agent dirs of `project` (and the user's), which come and go: those that exist
+    /// when the snapshot is built.
+    Default { project: PathBuf, global_only: bool },
+}
+
+impl Roots {
+    /// The roots as they are now.
+    pub fn now(&self) -> Vec<Root> {
+        match self {
+            Roots::Given(roots) => roots.clone(),
+            Roots::Default {
+                project,
+                global_only,
+            } => crate::index::default_roots(project, *global_only),
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -50,7 +73,7 @@ pub enum ServeError {
 }
 
 fn build(settings: &Settings) -> Result<Snapshot, crate::index::IndexError> {
-    let index = SkillIndex::build(settings.roots.clone(), &settings.filter)?;
+    let index = SkillIndex::build(settings.roots.now(), &settings.filter)?;
     Ok(Snapshot::build(index, settings.limits))
 }
 
@@ -148,13 +171,13 @@ async fn prepare(
     if !settings.watch {
         return;
     }
-    let roots: Vec<PathBuf> = settings.roots.iter().map(|r| r.path.clone()).collect();
+    let roots = settings.roots.clone();
     let (log_printer, rebuild_printer) = (printer.clone(), printer);
     let (watched, runtime) = (Arc::clone(&shared), tokio::runtime::Handle::current());
     // Watching means walking every folder of the roots: off the thread that answers requests.
     let start = move || {
         watch::spawn(
-            &roots,
+            move || roots.now().into_iter().map(|root| root.path).collect(),
             // A root that vanished serves nothing rather than stale bytes.
             move || {
                 build(&settings).unwrap_or_else(|err| {
@@ -168,9 +191,6 @@ async fn prepare(
             started,
         )
     };
-    let _watcher = tokio::task::spawn_blocking(start).await;
-
-    // The watcher lives as long as the session.
-    let mut eof = shared.eof.clone();
-    let _ = eof.wait_for(|done| *done).await;
+    // The watch lives on its own thread as long as the process.
+    let _ = tokio::task::spawn_blocking(start).await;
 }

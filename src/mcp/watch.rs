@@ -95,40 +95,66 @@ pub async fn broadcast(shared: &Shared, changes: &Changes) {
     }
 }
 
-/// Watches `roots`; on change runs `rebuild`, swaps the snapshot and broadcasts on `runtime`.
-/// The snapshot in place was built from `started` on, before the watch was set up: if anything
-/// was modified since, it is rebuilt right away. The returned watcher must be kept alive.
+/// Watches the folders `roots` names; on change runs `rebuild`, swaps the snapshot and
+/// broadcasts on `runtime`. The snapshot in place was built from `started` on, before the watch
+/// was set up: if anything was modified since, it is rebuilt right away. Roots come and go (a
+/// default agent dir is created, a given folder is deleted and made again): a root removed or
+/// renamed away is no longer followed, and every [`ROOTS_POLL`] the roots are looked up again;
+/// when they changed the watch follows and the snapshot is rebuilt. The watch lives on its own
+/// thread; `false` when none can be made.
 pub fn spawn(
-    roots: &[PathBuf],
+    roots: impl Fn() -> Vec<PathBuf> + Send + 'static,
     rebuild: impl Fn() -> Snapshot + Send + 'static,
     shared: Arc<Shared>,
     runtime: tokio::runtime::Handle,
     log: impl Fn(String) + Send + 'static,
     started: SystemTime,
-) -> Option<notify::RecommendedWatcher> {
-    let (events, receive) = std::sync::mpsc::channel();
+) -> bool {
+    // Each event sends the paths it removed or renamed away (often none).
+    let (events, receive) = std::sync::mpsc::channel::<Vec<PathBuf>>();
     let missed = events.clone();
-    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if event.is_ok_and(|e| !matches!(e.kind, notify::EventKind::Access(_))) {
-            let _ = events.send(());
-        }
-    })
-    .ok()?;
-    for root in roots {
-        if let Err(err) = watcher.watch(root, notify::RecursiveMode::Recursive) {
-            log(format!("cannot watch `{}`: {err}", root.display()));
-        }
-    }
+    let Ok(mut watcher) =
+        notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+            let Ok(event) = event else {
+                return;
+            };
+            let gone = match event.kind {
+                notify::EventKind::Access(_) => return,
+                notify::EventKind::Remove(_)
+                | notify::EventKind::Modify(notify::event::ModifyKind::Name(_)) => event.paths,
+                _ => Vec::new(),
+            };
+            let _ = events.send(gone);
+        })
+    else {
+        return false;
+    };
+    let mut following = Following::default();
+    following.follow(&mut watcher, present(&roots()), &log);
     // File systems stamp modification times from a coarse clock (and some at 2 s granularity):
     // look back far enough that a change just after `started` is never stamped before it.
     let since = started.checked_sub(CLOCK_SLACK).unwrap_or(UNIX_EPOCH);
-    if roots.iter().any(|root| modified_since(root, since)) {
-        let _ = missed.send(());
+    if following.0.iter().any(|root| modified_since(root, since)) {
+        let _ = missed.send(Vec::new());
     }
     std::thread::spawn(move || {
-        while receive.recv().is_ok() {
-            // Let the burst settle: keep draining until it is quiet for a moment.
-            while receive.recv_timeout(DEBOUNCE).is_ok() {}
+        loop {
+            match receive.recv_timeout(ROOTS_POLL) {
+                Ok(mut gone) => {
+                    // Let the burst settle: keep draining until it is quiet for a moment.
+                    while let Ok(more) = receive.recv_timeout(DEBOUNCE) {
+                        gone.extend(more);
+                    }
+                    following.forget(&mut watcher, &gone);
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if present(&roots()) == following.0 {
+                        continue;
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+            }
+            following.follow(&mut watcher, present(&roots()), &log);
             let new = rebuild();
             let old = shared.current();
             // Each reason once: only what this rebuild newly skips.
@@ -143,7 +169,52 @@ pub fn spawn(
             }
         }
     });
-    Some(watcher)
+    true
+}
+
+/// How often the roots are looked up again.
+pub const ROOTS_POLL: Duration = Duration::from_secs(2);
+
+/// The roots that exist.
+fn present(roots: &[PathBuf]) -> Vec<PathBuf> {
+    roots.iter().filter(|root| root.exists()).cloned().collect()
+}
+
+/// The roots being watched.
+#[derive(Default)]
+struct Following(Vec<PathBuf>);
+
+impl Following {
+    /// Watches `now` instead: drops the roots that went, adds the new ones.
+    fn follow(
+        &mut self,
+        watcher: &mut notify::RecommendedWatcher,
+        now: Vec<PathBuf>,
+        log: &impl Fn(String),
+    ) {
+        for old in self.0.iter().filter(|old| !now.contains(old)) {
+            // The watch of a deleted folder is gone already.
+            let _ = watcher.unwatch(old);
+        }
+        for new in now.iter().filter(|new| !self.0.contains(new)) {
+            if let Err(err) = watcher.watch(new, notify::RecursiveMode::Recursive) {
+                log(format!("cannot watch `{}`: {err}", new.display()));
+            }
+        }
+        self.0 = now;
+    }
+
+    /// Stops following the roots among `gone`: what is at their path now, if anything, is
+    /// another folder, to be watched afresh.
+    fn forget(&mut self, watcher: &mut notify::RecommendedWatcher, gone: &[PathBuf]) {
+        self.0.retain(|root| {
+            let keep = !gone.contains(root);
+            if !keep {
+                let _ = watcher.unwatch(root);
+            }
+            keep
+        });
+    }
 }
 
 /// How far before the start of the first build a modification time still counts as "during".

@@ -681,6 +681,74 @@ fn changes_during_the_first_build_are_not_missed() {
     });
 }
 
+/// Waits until the server says its lists changed.
+async fn list_changed(receiver: &mut mpsc::UnboundedReceiver<String>) {
+    while next(receiver).await != "resources/list_changed" {}
+}
+
+/// Roots come and go while the server runs: a default agent dir made after it started is
+/// served; a given folder deleted and made again is watched again.
+#[test]
+fn roots_that_appear_later_are_served() {
+    let context = TestContext::new();
+    let given = context.project.join("given");
+    write(
+        &given.join("one/SKILL.md"),
+        "---\nname: one\ndescription: One. Use when one.\n---\nbody\n",
+    );
+    runtime().block_on(async {
+        // No agent dir yet: the default roots are empty.
+        let (sender, mut receiver) = mpsc::unbounded_channel();
+        let command = tokio::process::Command::from(context.std_command()).configure(|c| {
+            c.args(["serve", "--stdio"]);
+        });
+        let client = Recorder(sender)
+            .serve(TokioChildProcess::new(command).unwrap())
+            .await
+            .unwrap();
+        assert!(client.list_all_skills().await.unwrap().is_empty());
+        write(
+            &context.project.join(".claude/skills/late/SKILL.md"),
+            "---\nname: late\ndescription: Late. Use when late.\n---\nbody\n",
+        );
+        list_changed(&mut receiver).await;
+        let names: Vec<_> = client
+            .list_all_skills()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|s| s.frontmatter.name)
+            .collect();
+        assert_eq!(names, ["late"]);
+        client.cancel().await.unwrap();
+
+        // A given root deleted, then made again with other skills.
+        let (sender, mut receiver) = mpsc::unbounded_channel();
+        let client = Recorder(sender)
+            .serve(spawn(&context, &given))
+            .await
+            .unwrap();
+        assert_eq!(client.list_all_skills().await.unwrap().len(), 1);
+        std::fs::remove_dir_all(&given).unwrap();
+        list_changed(&mut receiver).await;
+        assert!(client.list_all_skills().await.unwrap().is_empty());
+        write(
+            &given.join("two/SKILL.md"),
+            "---\nname: two\ndescription: Two. Use when two.\n---\nbody\n",
+        );
+        list_changed(&mut receiver).await;
+        assert_eq!(client.list_all_skills().await.unwrap().len(), 1);
+        // And it is watched again.
+        write(
+            &given.join("three/SKILL.md"),
+            "---\nname: three\ndescription: Three. Use when three.\n---\nbody\n",
+        );
+        list_changed(&mut receiver).await;
+        assert_eq!(client.list_all_skills().await.unwrap().len(), 2);
+        client.cancel().await.unwrap();
+    });
+}
+
 #[test]
 fn many_skills_paginate() {
     let context = TestContext::new();
