@@ -687,7 +687,8 @@ async fn list_changed(receiver: &mut mpsc::UnboundedReceiver<String>) {
 }
 
 /// Roots come and go while the server runs: a default agent dir made after it started is
-/// served; a given folder deleted and made again is watched again.
+/// served; a given folder deleted and made again, or a given SKILL.md replaced by a rename, is
+/// watched again.
 #[test]
 fn roots_that_appear_later_are_served() {
     let context = TestContext::new();
@@ -745,6 +746,32 @@ fn roots_that_appear_later_are_served() {
         );
         list_changed(&mut receiver).await;
         assert_eq!(client.list_all_skills().await.unwrap().len(), 2);
+        client.cancel().await.unwrap();
+
+        // A SKILL.md given as the root, saved the way editors save: a new file renamed over
+        // it. Every save is seen, not only the first.
+        let skill_md = given.join("two/SKILL.md");
+        let (sender, mut receiver) = mpsc::unbounded_channel();
+        let client = Recorder(sender)
+            .serve(spawn(&context, &skill_md))
+            .await
+            .unwrap();
+        for version in 1..=3 {
+            let temp = given.join("two/.SKILL.md.swp");
+            write(
+                &temp,
+                format!(
+                    "---\nname: two\ndescription: Version {version}. Use when two.\n---\nbody\n"
+                ),
+            );
+            std::fs::rename(&temp, &skill_md).unwrap();
+            list_changed(&mut receiver).await;
+            let skills = client.list_all_skills().await.unwrap();
+            assert_eq!(
+                skills[0].frontmatter.description,
+                format!("Version {version}. Use when two.")
+            );
+        }
         client.cancel().await.unwrap();
     });
 }
