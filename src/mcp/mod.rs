@@ -42,7 +42,8 @@ pub struct Settings {
 /// Where the skills are.
 #[derive(Debug, Clone)]
 pub enum Roots {
-    /// Given paths (or `SKILLS_DIR`): served whether or not they exist at the moment.
+    /// Given paths (or `SKILLS_DIR`): they must exist at the start; while one is gone, nothing is
+    /// served (rather than a partial or stale set), until it is back.
     Given(Vec<Root>),
     /// The default agent dirs of `project` (and the user's), which come and go: those that exist
     /// when the snapshot is built.
