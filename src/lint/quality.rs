@@ -29,7 +29,36 @@ const TRIGGERS: &[&str] = &[
     "helps with",
     "asks",
     "needs to",
+    // Other languages: Spanish, French, German.
+    "cuando",
+    "lorsque",
+    "quand ",
+    "wenn ",
+    // Chinese ("applies to", "when the user"), Japanese ("when", "in case of"),
+    // Korean ("when", "in case of"). Chinese "当…时使用" is matched by `says_when_cjk`.
+    "适用于",
+    "適用於",
+    "当用户",
+    "當用戶",
+    "ときに",
+    "場合に",
+    "場合は",
+    "際に",
+    "때 ",
+    "때에",
+    "경우",
 ];
+
+/// Chinese and Japanese put "when" (时, 時, 当, 當) and "use" (使用, 调用, 触发, …) apart:
+/// "当用户需要…时使用", "…时，应使用此技能".
+fn says_when_cjk(description: &str) -> bool {
+    ["时", "時", "当", "當"]
+        .iter()
+        .any(|w| description.contains(w))
+        && ["使用", "调用", "調用", "触发", "觸發", "启用", "啟用"]
+            .iter()
+            .any(|u| description.contains(u))
+}
 
 pub fn check(cx: &mut Cx<'_>, skill: &Skill) {
     let body = skill.body();
@@ -71,7 +100,7 @@ pub fn check(cx: &mut Cx<'_>, skill: &Skill) {
     }
     if let Some(description) = skill.description() {
         let lower = description.to_lowercase();
-        if !TRIGGERS.iter().any(|t| lower.contains(t)) {
+        if !TRIGGERS.iter().any(|t| lower.contains(t)) && !says_when_cjk(&description) {
             let pos = skill.frontmatter.key("description").map(|k| k.value_pos);
             cx.at(
                 &rules::DESCRIPTION_NO_TRIGGER,
@@ -131,11 +160,50 @@ pub fn check_links(cx: &mut Cx<'_>, rel: &str, text: &str, first_line: usize) ->
                         &rules::BROKEN_LINK,
                         &path,
                         pos,
-                        format!("`{}` does not exist in the skill", link.target),
+                        format!(
+                            "`{}` does not exist in the skill",
+                            link.target.split(['#', '?']).next().unwrap_or_default()
+                        ),
                     );
                 }
             }
         }
     }
     reached
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn says_when(description: &str) -> bool {
+        let lower = description.to_lowercase();
+        TRIGGERS.iter().any(|t| lower.contains(t)) || says_when_cjk(description)
+    }
+
+    #[test]
+    fn triggers_in_several_languages() {
+        for yes in [
+            "Fills PDF forms. Use when the user has a form.",
+            "当用户请求为 Slack 创建动画 GIF 时使用",
+            "创建演示文稿。在需要制作幻灯片时应使用此技能",
+            "撰写内部通讯。在撰写状态报告时，Claude 应使用此技能",
+            "适用于处理电子表格",
+            "PDF を扱うときに使用する",
+            "スライドを作る場合に使います",
+            "PDF를 다룰 때 사용합니다",
+            "Rellena formularios. Úsala cuando el usuario tenga un PDF.",
+            "Remplit des formulaires lorsque l'utilisateur en a un.",
+        ] {
+            assert!(says_when(yes), "{yes}");
+        }
+        for no in [
+            "Fills PDF forms.",
+            "处理 PDF 文件的工具",
+            "用于为制品添加主题样式的工具包",
+            "PDF を扱うツール",
+        ] {
+            assert!(!says_when(no), "{no}");
+        }
+    }
 }

@@ -647,3 +647,35 @@ fn broken_pipe_is_success() {
     assert!(stderr.is_empty(), "{stderr}");
     assert!(matches!(status.code(), Some(0 | 1)), "{status:?}");
 }
+
+/// Real skills are written in many languages and link to sections of their references.
+#[test]
+fn triggers_in_other_languages_and_links_with_anchors() {
+    let context = TestContext::new();
+    context.write(
+        "s/slides/SKILL.md",
+        "---\nname: slides\ndescription: 创建演示文稿。当用户需要制作幻灯片时使用。\n---\nSee [setup](references/setup.md#install) and [usage](#usage).\n\n## Usage\n\nSteps.\n",
+    );
+    let output = run(context.command().args(["lint", "s"]));
+    assert!(
+        !output.stdout.contains("description-no-trigger"),
+        "{}",
+        output.stdout
+    );
+    assert!(
+        output
+            .stdout
+            .contains("`references/setup.md` does not exist in the skill"),
+        "the message names the file, not the anchor:\n{}",
+        output.stdout
+    );
+    assert_eq!(
+        output
+            .stdout
+            .matches("warning[quality/broken-link]")
+            .count(),
+        1,
+        "{}",
+        output.stdout
+    );
+}
