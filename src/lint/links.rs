@@ -190,7 +190,7 @@ pub fn resolve(from: &str, target: &str) -> Resolved {
     {
         return Resolved::External;
     }
-    let decoded = percent_decode(target);
+    let decoded = percent_encoding::percent_decode_str(target).decode_utf8_lossy();
     let mut parts: Vec<&str> = from.split('/').collect();
     parts.pop(); // the file itself
     for part in decoded.split('/') {
@@ -205,28 +205,6 @@ pub fn resolve(from: &str, target: &str) -> Resolved {
         }
     }
     Resolved::Inside(parts.join("/"))
-}
-
-fn percent_decode(text: &str) -> String {
-    if !text.contains('%') {
-        return text.to_owned();
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(hex) = text.get(i + 1..i + 3)
-            && let Ok(byte) = u8::from_str_radix(hex, 16)
-        {
-            out.push(byte);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]

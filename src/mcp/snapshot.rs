@@ -8,7 +8,6 @@
 //! manifest is promised. A skill whose name cannot be a URI segment is not served (and logged).
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use rayon::prelude::*;
@@ -123,52 +122,44 @@ pub struct Snapshot {
     pub skipped: Vec<String>,
 }
 
-/// Characters a URI path segment may carry unescaped (RFC 3986 unreserved).
-fn unreserved(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~')
+/// What a URI path segment escapes: everything but RFC 3986's unreserved characters.
+const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// Whether `name` can be a URI path segment as it is (nothing in it needs escaping).
+fn unreserved(name: &str) -> bool {
+    let encoded = std::borrow::Cow::from(percent_encoding::utf8_percent_encode(name, SEGMENT));
+    matches!(encoded, std::borrow::Cow::Borrowed(_))
 }
 
 /// `skill://<name>/<rel>` with every segment of `rel` percent-encoded as needed.
 pub fn uri(name: &str, rel: &str) -> String {
-    let mut out = format!("skill://{name}/");
-    for (i, segment) in rel.split('/').enumerate() {
-        if i > 0 {
-            out.push('/');
-        }
-        for c in segment.chars() {
-            if unreserved(c) {
-                out.push(c);
-            } else {
-                let mut buf = [0u8; 4];
-                for byte in c.encode_utf8(&mut buf).bytes() {
-                    let _ = write!(out, "%{byte:02X}");
-                }
-            }
-        }
-    }
-    out
+    let segments: Vec<String> = rel
+        .split('/')
+        .map(|segment| percent_encoding::utf8_percent_encode(segment, SEGMENT).to_string())
+        .collect();
+    format!("skill://{name}/{}", segments.join("/"))
 }
 
-/// Splits `skill://<name>/<rest>` into the name and the decoded path; `None` for anything else.
+/// Splits `skill://<name>/<rest>` into the name and the decoded path; `None` for anything else,
+/// including a `%` not followed by two hex digits and escapes that do not decode to UTF-8.
 pub fn parse_uri(uri: &str) -> Option<(String, String)> {
     let rest = uri.strip_prefix("skill://")?;
     let (name, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let mut bytes = Vec::with_capacity(path.len());
-    let raw = path.as_bytes();
-    let mut i = 0;
-    while i < raw.len() {
-        if raw[i] == b'%' {
-            let byte = path
-                .get(i + 1..i + 3)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())?;
-            bytes.push(byte);
-            i += 3;
-        } else {
-            bytes.push(raw[i]);
-            i += 1;
-        }
+    let escapes_valid = path.split('%').skip(1).all(|after| {
+        after
+            .get(..2)
+            .is_some_and(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
+    });
+    if !escapes_valid {
+        return None;
     }
-    let path = String::from_utf8(bytes).ok()?;
+    let path = percent_encoding::percent_decode_str(path)
+        .decode_utf8()
+        .ok()?;
     Some((name.to_owned(), path.trim_end_matches('/').to_owned()))
 }
 
@@ -290,7 +281,7 @@ fn entry(skill: Skill, limits: Limits) -> Result<SkillEntry, String> {
     let name = skill
         .name()
         .ok_or_else(|| format!("`{}` is not served: it has no name", skill.file.display()))?;
-    if !name.chars().all(unreserved) {
+    if !unreserved(&name) {
         return Err(format!(
             "`{name}` is not served: its name cannot be a URI segment (use a-z, 0-9 and `-`)"
         ));
@@ -382,6 +373,14 @@ mod tests {
             "decoded, then not found"
         );
         assert_eq!(parse_uri("skill://pdf/%zz"), None);
+        assert_eq!(parse_uri("skill://pdf/%+1"), None);
+        assert_eq!(parse_uri("skill://pdf/%ff"), None, "not UTF-8");
+        assert_eq!(uri("pdf", "r/é~_-.md"), "skill://pdf/r/%C3%A9~_-.md");
+        assert_eq!(
+            parse_uri(&uri("pdf", "r/é (1)#?.md")),
+            Some(("pdf".into(), "r/é (1)#?.md".into()))
+        );
+        assert!(unreserved("my-skill_2.0~x") && !unreserved("my skill") && !unreserved("é"));
         assert_eq!(parse_uri("file:///etc/passwd"), None);
         assert_eq!(mime("SKILL.md"), "text/markdown");
         assert_eq!(mime("logo.PNG"), "image/png");

@@ -139,30 +139,14 @@ impl GitSettings {
 /// The local repository a `file://` URL or a plain path names, if the URL is one.
 fn local_path(url: &str) -> Option<PathBuf> {
     if let Some(rest) = url.strip_prefix("file://") {
-        return Some(PathBuf::from(percent_decode(rest)));
+        return Some(PathBuf::from(
+            percent_encoding::percent_decode_str(rest)
+                .decode_utf8_lossy()
+                .into_owned(),
+        ));
     }
     let path = Path::new(url);
     (path.is_absolute() && path.exists()).then(|| path.to_path_buf())
-}
-
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(byte) = text
-                .get(i + 1..i + 3)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        {
-            out.push(byte);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn is_github_https(url: &str) -> bool {

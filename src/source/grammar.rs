@@ -367,27 +367,11 @@ fn clean_subpath(raw: &str, input: &str) -> Result<Option<String>, SourceError> 
     Ok((!segments.is_empty()).then(|| segments.join("/")))
 }
 
+/// `%XX` escapes decoded; a stray `%` and bytes that are not UTF-8 are kept as they come.
 fn percent_decode(s: &str) -> String {
-    let mut out = Vec::with_capacity(s.len());
-    let mut rest = s.as_bytes();
-    while let Some((&byte, tail)) = rest.split_first() {
-        let hex = tail
-            .get(..2)
-            .filter(|h| h.iter().all(u8::is_ascii_hexdigit));
-        let hex = hex.and_then(|h| std::str::from_utf8(h).ok());
-        let value = hex.and_then(|h| u8::from_str_radix(h, 16).ok());
-        match value {
-            Some(value) if byte == b'%' => {
-                out.push(value);
-                rest = tail.get(2..).unwrap_or_default();
-            }
-            _ => {
-                out.push(byte);
-                rest = tail;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 fn alias<'a>(owner: &'a str, repo: &'a str) -> (&'a str, &'a str) {
