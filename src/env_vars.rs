@@ -11,7 +11,8 @@ pub const SKILLS_GITLAB_URL: &str = "SKILLS_GITLAB_URL";
 pub const SKILLS_API_URL: &str = "SKILLS_API_URL";
 /// Comma-separated skill roots for `skills serve` when no path is given (as in skill-to-mcp).
 pub const SKILLS_DIR: &str = "SKILLS_DIR";
-/// Cache directory for fetched git repositories (default: the user cache dir + `/skills`).
+/// Cache directory: fetched git repositories, `serve`'s file digests (default: the user cache
+/// dir + `/skills`).
 pub const SKILLS_CACHE_DIR: &str = "SKILLS_CACHE_DIR";
 /// Set to `1` in `cargo test` to rewrite snapshots of generated files (completions, man pages).
 pub const SKILLS_BLESS: &str = "SKILLS_BLESS";
@@ -26,3 +27,12 @@ pub const GH_TOKEN: &str = "GH_TOKEN";
 pub const INSTALL_INTERNAL_SKILLS: &str = "INSTALL_INTERNAL_SKILLS";
 /// Where the reference installer keeps its global lock (`$XDG_STATE_HOME/skills/.skill-lock.json`).
 pub const XDG_STATE_HOME: &str = "XDG_STATE_HOME";
+
+/// The cache directory: `$SKILLS_CACHE_DIR`, else the user cache dir + `/skills`.
+pub fn cache_dir() -> std::path::PathBuf {
+    std::env::var_os(SKILLS_CACHE_DIR)
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| dirs::cache_dir().map(|d| d.join("skills")))
+        .unwrap_or_else(|| std::env::temp_dir().join("skills-cache"))
+}

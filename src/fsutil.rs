@@ -8,6 +8,14 @@ use std::path::Path;
 
 /// Writes `bytes` to `path` atomically (temp file in the same folder, then rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |out| out.write_all(bytes))
+}
+
+/// Like [`write_atomic`], the bytes written by `write` as they come (nothing held in memory).
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -15,7 +23,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut temp = tempfile::Builder::new()
         .prefix(".skills-tmp-")
         .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
+    {
+        let mut out = std::io::BufWriter::new(temp.as_file_mut());
+        write(&mut out)?;
+        out.flush()?;
+    }
     temp.as_file().sync_all()?;
     if let Ok(meta) = std::fs::metadata(path) {
         std::fs::set_permissions(temp.path(), meta.permissions())?;

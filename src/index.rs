@@ -260,6 +260,113 @@ impl SkillIndex {
     }
 }
 
+/// The skills under a set of roots in the order [`SkillIndex::build_with`] finds them, a batch at
+/// a time: the first skills are at hand long before a large tree is searched to the end (what
+/// `serve` answers its first requests with). Entries come as the walk finds them: folders reached
+/// twice and names found twice are for the caller to merge, as [`SkillIndex`] does.
+pub struct Stream {
+    walker: Walker,
+    /// What is left, in walk order.
+    pending: std::collections::VecDeque<Pending>,
+}
+
+enum Pending {
+    Root {
+        index: usize,
+        path: PathBuf,
+        explicit: bool,
+    },
+    Folder {
+        root: usize,
+        folder: Folder,
+    },
+    /// Looked at already, in a batch that found folders to search before it.
+    Done {
+        root: usize,
+        step: Step,
+    },
+}
+
+impl Stream {
+    pub fn new(roots: &[Root], load: Load) -> Stream {
+        Stream {
+            walker: Walker::new(load),
+            pending: roots
+                .iter()
+                .enumerate()
+                .map(|(index, root)| Pending::Root {
+                    index,
+                    path: root.path.clone(),
+                    explicit: root.scope == Scope::Path,
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether the walk is over.
+    pub fn is_done(&self) -> bool {
+        self.pending.is_empty()
+    }
+
+    /// The next `want` entries or more (fewer at the end), looking at up to `want` folders at
+    /// once in parallel. A root that cannot be read is an error, as for [`SkillIndex::build`].
+    pub fn next_batch(&mut self, want: usize) -> Result<Vec<Entry>, IndexError> {
+        let want = want.max(1);
+        let mut found = Vec::new();
+        while found.len() < want && !self.pending.is_empty() {
+            let batch: Vec<Pending> = self.pending.drain(..want.min(self.pending.len())).collect();
+            let walker = &self.walker;
+            let steps: Vec<Result<(usize, Step), IndexError>> = batch
+                .into_par_iter()
+                .map(|pending| match pending {
+                    Pending::Root {
+                        index,
+                        path,
+                        explicit,
+                    } => walker
+                        .root_step(index, &path, explicit)
+                        .map(|step| (index, step)),
+                    Pending::Folder { root, folder } => Ok((
+                        root,
+                        walker.step(root, &folder.path, &folder.real, folder.depth),
+                    )),
+                    Pending::Done { root, step } => Ok((root, step)),
+                })
+                .collect();
+            let mut steps = steps.into_iter();
+            while let Some(step) = steps.next() {
+                match step? {
+                    (_, Step::Skill(entry)) => found.push(*entry),
+                    (_, Step::Nothing) => {}
+                    (root, Step::Children(children)) => {
+                        // Its folders come before the rest of this batch, already looked at.
+                        let rest: Vec<Pending> = steps
+                            .by_ref()
+                            .map(|step| step.map(|(root, step)| Pending::Done { root, step }))
+                            .collect::<Result<_, _>>()?;
+                        for pending in rest.into_iter().rev() {
+                            self.pending.push_front(pending);
+                        }
+                        for folder in children.into_iter().rev() {
+                            self.pending.push_front(Pending::Folder { root, folder });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// What stopped the search somewhere since the last call.
+    pub fn take_problems(&self) -> Vec<Problem> {
+        self.walker
+            .problems
+            .lock()
+            .map(|mut problems| std::mem::take(&mut *problems))
+            .unwrap_or_default()
+    }
+}
+
 /// The project's agent dirs (canonical first), then the user's, keeping those that exist.
 pub fn default_roots(project: &Path, global_only: bool) -> Vec<Root> {
     let mut roots = if global_only {
@@ -338,6 +445,28 @@ fn entry(
     }
 }
 
+/// A folder still to be searched.
+#[derive(Clone)]
+struct Folder {
+    path: PathBuf,
+    real: Real,
+    depth: usize,
+}
+
+/// What one look at a folder found.
+enum Step {
+    Skill(Box<Entry>),
+    /// Folders to search next, in order.
+    Children(Vec<Folder>),
+    Nothing,
+}
+
+impl Step {
+    fn skill(entry: Entry) -> Step {
+        Step::Skill(Box::new(entry))
+    }
+}
+
 /// The search: folders are listed and skills loaded in parallel; results keep the order of a
 /// sequential walk.
 struct Walker {
@@ -389,6 +518,19 @@ impl Walker {
     }
 
     fn root(&self, root: usize, path: &Path, explicit: bool) -> Result<Vec<Entry>, IndexError> {
+        Ok(match self.root_step(root, path, explicit)? {
+            Step::Skill(entry) => vec![*entry],
+            Step::Nothing => Vec::new(),
+            Step::Children(_) => {
+                let real = Real::Known(Real::ViaLink.resolve(path));
+                self.dir(root, path, &real, 0)
+            }
+        })
+    }
+
+    /// The first look at a root: a `SKILL.md` given directly is a skill; a folder is searched
+    /// ([`Step::Children`] holds the root itself, at depth 0).
+    fn root_step(&self, root: usize, path: &Path, explicit: bool) -> Result<Step, IndexError> {
         let meta = std::fs::metadata(path).map_err(|source| IndexError::Io {
             path: path.to_path_buf(),
             source,
@@ -413,47 +555,66 @@ impl Walker {
             };
             let real = Real::ViaLink.resolve(&dir);
             let bytes = self.read(path);
-            return Ok(vec![entry(
+            return Ok(Step::skill(entry(
                 dir,
                 real,
                 path.to_path_buf(),
                 file_name,
                 root,
                 bytes,
-            )]);
+            )));
         }
         if !meta.is_dir() && explicit {
             return Err(IndexError::NotASkill(path.to_path_buf()));
         }
-        let real = Real::Known(Real::ViaLink.resolve(path));
-        Ok(self.dir(root, path, &real, 0))
+        Ok(Step::Children(vec![Folder {
+            path: path.to_path_buf(),
+            real: Real::Known(Real::ViaLink.resolve(path)),
+            depth: 0,
+        }]))
     }
 
     fn dir(&self, root: usize, dir: &Path, real: &Real, depth: usize) -> Vec<Entry> {
+        match self.step(root, dir, real, depth) {
+            Step::Skill(entry) => vec![*entry],
+            Step::Nothing => Vec::new(),
+            Step::Children(children) => {
+                // Collecting an indexed parallel iterator keeps the children's order.
+                let found: Vec<Vec<Entry>> = children
+                    .par_iter()
+                    .map(|child| self.dir(root, &child.path, &child.real, child.depth))
+                    .collect();
+                found.into_iter().flatten().collect()
+            }
+        }
+    }
+
+    /// Looks at one folder: a skill, folders to search next (in order), or nothing.
+    fn step(&self, root: usize, dir: &Path, real: &Real, depth: usize) -> Step {
         // Most folders searched are skills: opening SKILL.md straight away costs one system call
         // where listing the folder first costs five. Only folders without one are listed.
         let file = dir.join(SKILL_MD);
         match self.read(&file) {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
             Err(err) if err.kind() == std::io::ErrorKind::IsADirectory => {
-                return vec![entry(
+                return Step::skill(entry(
                     dir.to_path_buf(),
                     real.resolve(dir),
                     file,
                     FileName::NotAFile,
                     root,
                     Ok((Vec::new(), true)),
-                )];
+                ));
             }
             bytes => {
-                return vec![entry(
+                return Step::skill(entry(
                     dir.to_path_buf(),
                     real.resolve(dir),
                     file,
                     FileName::Upper,
                     root,
                     bytes,
-                )];
+                ));
             }
         }
         let mut names: Vec<(String, std::fs::DirEntry)> = match std::fs::read_dir(dir) {
@@ -468,7 +629,7 @@ impl Walker {
                 .collect(),
             Err(err) => {
                 self.problem(dir, &err);
-                return Vec::new();
+                return Step::Nothing;
             }
         };
         names.sort_by(|a, b| a.0.cmp(&b.0));
@@ -478,14 +639,14 @@ impl Walker {
                 FileName::Lower => self.read(&file),
                 _ => Ok((Vec::new(), true)),
             };
-            return vec![entry(
+            return Step::skill(entry(
                 dir.to_path_buf(),
                 real.resolve(dir),
                 file,
                 file_name,
                 root,
                 bytes,
-            )];
+            ));
         }
         // A plain folder is searched once, which ends symlink loops.
         let first_visit = self
@@ -494,9 +655,9 @@ impl Walker {
             .is_ok_and(|mut visited| visited.insert(real.resolve(dir)));
 
         if depth >= MAX_DEPTH || !first_visit {
-            return Vec::new();
+            return Step::Nothing;
         }
-        let children: Vec<(PathBuf, Real)> = names
+        let children = names
             .iter()
             .filter(|(name, _)| {
                 !SKIPPED_DIRS.contains(&name.as_str())
@@ -509,15 +670,14 @@ impl Walker {
                     Ok(t) if t.is_symlink() => (path.is_dir(), true),
                     _ => (false, false),
                 };
-                is_dir.then(|| (path, real.child(name, is_link)))
+                is_dir.then(|| Folder {
+                    path,
+                    real: real.child(name, is_link),
+                    depth: depth + 1,
+                })
             })
             .collect();
-        // Collecting an indexed parallel iterator keeps the children's order.
-        let found: Vec<Vec<Entry>> = children
-            .par_iter()
-            .map(|(path, real)| self.dir(root, path, real, depth + 1))
-            .collect();
-        found.into_iter().flatten().collect()
+        Step::Children(children)
     }
 
     fn problem(&self, path: &Path, err: &std::io::Error) {
@@ -646,6 +806,49 @@ mod tests {
         let filter = NameFilter::new(&["*-a".into(), "*-b".into()], &["doc-*".into()]).unwrap();
         let index = SkillIndex::build(root(), &filter).unwrap();
         assert_eq!(names(&index), ["pdf-a"]);
+    }
+
+    #[test]
+    fn stream_keeps_the_order_of_the_whole_walk() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        for name in ["c", "a/x", "a/y/deep", "b", "e/f/g", "d"] {
+            skill(&d.join(name), &name.replace('/', "-"));
+        }
+        fs::create_dir_all(d.join("empty/more")).unwrap();
+        skill(&d.join("zz"), "zz");
+        let roots = vec![
+            Root {
+                path: d.join("zz"),
+                scope: Scope::Path,
+            },
+            Root {
+                path: d.into(),
+                scope: Scope::Path,
+            },
+        ];
+        let whole = names(&SkillIndex::build(roots.clone(), &NameFilter::default()).unwrap());
+        for want in [1, 2, 3, 100] {
+            let mut stream = Stream::new(&roots, Load::Frontmatter);
+            let (mut streamed, mut seen) = (Vec::new(), HashSet::new());
+            while !stream.is_done() {
+                let batch = stream.next_batch(want).unwrap();
+                assert!(batch.len() >= want || stream.is_done(), "{want}");
+                // The same folder reached twice is for the caller to merge.
+                streamed.extend(
+                    batch
+                        .iter()
+                        .filter(|entry| seen.insert(entry.real.clone()))
+                        .map(Entry::name),
+                );
+            }
+            assert_eq!(streamed, whole, "batches of {want}");
+        }
+        let missing = [Root {
+            path: d.join("missing"),
+            scope: Scope::Path,
+        }];
+        assert!(Stream::new(&missing, Load::Full).next_batch(1).is_err());
     }
 
     #[cfg(unix)]

@@ -26,6 +26,59 @@ pub struct FileEntry {
     pub kind: FileKind,
     /// Unix permission bits (0 elsewhere).
     pub mode: u32,
+    /// The metadata that changes with the content (of a link's target, for a link).
+    pub stamp: Stamp,
+}
+
+/// What a file's metadata says about its content, as git's index keeps it: writing a file
+/// changes its size or its modification and change times; replacing it changes the inode. Caches
+/// of digests are keyed by it, so that a file whose stamp is unchanged is not read again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct Stamp {
+    pub size: u64,
+    /// Modification time, nanoseconds since the epoch.
+    pub mtime: i64,
+    /// Change time (of the inode), nanoseconds since the epoch; cannot be set by tools.
+    pub ctime: i64,
+    pub ino: u64,
+    pub dev: u64,
+}
+
+impl Stamp {
+    #[cfg(unix)]
+    pub fn of(meta: &fs::Metadata) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        let nanos =
+            |secs: i64, nanos: i64| secs.saturating_mul(1_000_000_000).saturating_add(nanos);
+        Stamp {
+            size: meta.len(),
+            mtime: nanos(meta.mtime(), meta.mtime_nsec()),
+            ctime: nanos(meta.ctime(), meta.ctime_nsec()),
+            ino: meta.ino(),
+            dev: meta.dev(),
+        }
+    }
+
+    #[cfg(not(unix))]
+    pub fn of(meta: &fs::Metadata) -> Stamp {
+        let mtime = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
+        Stamp {
+            size: meta.len(),
+            mtime,
+            ..Stamp::default()
+        }
+    }
+
+    /// Whether the file changed less than `slack` before `time` (nanoseconds since the epoch): a
+    /// write in the same tick of a coarse clock could leave the stamp as it is, so such a stamp
+    /// proves nothing yet ("racily clean" in git's words).
+    pub fn is_racy(&self, time: i64, slack: i64) -> bool {
+        self.mtime.max(self.ctime) >= time.saturating_sub(slack)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -197,20 +250,21 @@ impl Walk<'_> {
         } else {
             FileKind::Special
         };
-        let size = match &kind {
+        let stamp = match &kind {
             FileKind::Symlink(link) if !link.escapes && !link.to_dir => link
                 .resolved
                 .as_ref()
                 .and_then(|p| fs::metadata(p).ok())
-                .map_or(0, |m| m.len()),
-            _ => meta.len(),
+                .map_or_else(Stamp::default, |m| Stamp::of(&m)),
+            _ => Stamp::of(&meta),
         };
         self.inventory.files.push(FileEntry {
             rel,
             path,
-            size,
+            size: stamp.size,
             kind,
             mode: mode(&meta),
+            stamp,
         });
     }
 }

@@ -123,13 +123,8 @@ pub struct GitSettings {
 
 impl GitSettings {
     pub fn from_env(progress: bool) -> GitSettings {
-        let cache = std::env::var_os(crate::env_vars::SKILLS_CACHE_DIR)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| dirs::cache_dir().map(|d| d.join("skills")))
-            .unwrap_or_else(|| std::env::temp_dir().join("skills-cache"));
         GitSettings {
-            cache,
+            cache: crate::env_vars::cache_dir(),
             progress,
             web: super::web::WebLimits::default(),
         }
