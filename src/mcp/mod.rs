@@ -6,10 +6,15 @@
 //! front of it ([`stdio`]) answers what rmcp would drop. Only JSON-RPC ever reaches stdout;
 //! logs go to stderr.
 
+pub mod build;
+pub mod digests;
+pub mod listing;
 pub mod server;
 pub mod snapshot;
+pub mod state;
 pub mod stdio;
 pub mod tools;
+pub mod uri;
 pub mod watch;
 
 use std::path::PathBuf;
@@ -17,10 +22,11 @@ use std::sync::Arc;
 
 use rmcp::ServiceExt;
 
-use crate::index::{NameFilter, Root, SkillIndex};
+use crate::index::{NameFilter, Root};
 use crate::output::Printer;
-use server::{Shared, SkillsServer};
-use snapshot::{Limits, Snapshot};
+use server::SkillsServer;
+use snapshot::Limits;
+use state::Shared;
 
 /// What the server tells clients about itself.
 pub const INSTRUCTIONS: &str = "This server provides Agent Skills: folders of instructions, scripts and \
@@ -73,11 +79,6 @@ pub enum ServeError {
     Session(String),
 }
 
-fn build(settings: &Settings) -> Result<Snapshot, crate::index::IndexError> {
-    let index = SkillIndex::build(settings.roots.now(), &settings.filter)?;
-    Ok(Snapshot::build(index, settings.limits))
-}
-
 /// Serves until stdin closes.
 pub fn run(settings: Settings, printer: &Printer) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -92,18 +93,23 @@ pub fn run(settings: Settings, printer: &Printer) -> Result<(), ServeError> {
 
 async fn serve(settings: Settings, printer: &Printer) -> Result<(), ServeError> {
     let gate = stdio::open();
-    let shared = Arc::new(Shared::new(gate.eof.clone()));
+    let shared = Arc::new(Shared::new(settings, gate.eof.clone()));
+    let log: Arc<dyn Fn(String) + Send + Sync> = {
+        let printer = printer.clone();
+        Arc::new(move |message: String| printer.warn(message))
+    };
     // The handshake needs no skills: it is answered while the snapshot is built, and requests
-    // that need the skills wait for it.
+    // that need the skills wait for it (`skills/list` pages only for the skills on them).
     let (failed, failure) = tokio::sync::oneshot::channel();
     tokio::spawn(prepare(
-        settings,
         Arc::clone(&shared),
         printer.clone(),
+        Arc::clone(&log),
         failed,
     ));
     let server = SkillsServer {
         shared: Arc::clone(&shared),
+        log,
     };
     let session = async {
         let running = match server.serve(gate.transport).await {
@@ -128,70 +134,95 @@ async fn serve(settings: Settings, printer: &Printer) -> Result<(), ServeError> 
         Ok(err) = failure => return Err(err),
     };
     let _ = gate.writer.await;
+    // What was reloaded since the start is remembered for the next one.
+    let saved = Arc::clone(&shared);
+    let _ = tokio::task::spawn_blocking(move || saved.save_digests()).await;
     result
 }
 
-/// Builds the first snapshot, then watches the roots until stdin closes. Requests wait only for
-/// the snapshot: setting up the watch walks every folder again (on 1,000 skills that takes longer
-/// than the build, and doing both at once slowed the build by half on two cores), so it comes
-/// after. A change made after the build started but before its folder was watched is caught by
-/// one look at modification times once the watch is set up. An index error is sent on `failed`
-/// and ends the session.
+/// Skills loaded per batch of the first build: a little more than a page, so that the first
+/// page is answered after the first batch.
+const FIRST_BATCH: usize = 256;
+
+/// Builds the first snapshot a batch at a time, handing each batch's listed skills to waiting
+/// `skills/list` requests, then writes the digest cache and watches the roots until stdin
+/// closes. Setting up the watch walks every folder again (on 1,000 skills that takes longer than
+/// the build, and doing both at once slowed the build by half on two cores), so it comes after.
+/// A change made after the build started but before its folder was watched is caught by one look
+/// at modification times once the watch is set up. An index error is sent on `failed` and ends
+/// the session.
 async fn prepare(
-    settings: Settings,
     shared: Arc<Shared>,
     printer: Printer,
+    log: Arc<dyn Fn(String) + Send + Sync>,
     failed: tokio::sync::oneshot::Sender<ServeError>,
 ) {
     let started = std::time::SystemTime::now();
     let first = {
-        let settings = settings.clone();
-        tokio::task::spawn_blocking(move || build(&settings)).await
+        let (shared, log) = (Arc::clone(&shared), Arc::clone(&log));
+        tokio::task::spawn_blocking(move || first_build(&shared, &*log)).await
     };
-    let snapshot = match first {
-        Ok(Ok(snapshot)) => snapshot,
+    let built = match first {
+        Ok(Ok(built)) => built,
         Ok(Err(err)) => {
-            shared.install(Snapshot::default());
+            shared.install(snapshot::Snapshot::default());
             let _ = failed.send(ServeError::Index(err));
             return;
         }
         // A bug, not an input: end the session with an error rather than hang every request.
         Err(join) => {
-            shared.install(Snapshot::default());
+            shared.install(snapshot::Snapshot::default());
             let _ = failed.send(ServeError::Session(format!(
                 "building the snapshot failed: {join}"
             )));
             return;
         }
     };
-    for why in &snapshot.skipped {
-        printer.warn(why);
+    printer.debug(format_args!(
+        "serving {} skills",
+        shared.current().skills.len()
+    ));
+    if shared.settings().watch {
+        let runtime = tokio::runtime::Handle::current();
+        let (watched, log) = (Arc::clone(&shared), Arc::clone(&log));
+        // Watching means walking every folder of the roots: off the thread that answers requests.
+        let start = move || watch::spawn(watched, runtime, log, started, &built);
+        // The watch lives on its own thread as long as the process.
+        let _ = tokio::task::spawn_blocking(start).await;
     }
-    printer.debug(format_args!("serving {} skills", snapshot.skills.len()));
-    shared.install(snapshot);
-    if !settings.watch {
-        return;
+    // The digest cache is for the next start: written once the watch is set up, so that the
+    // two do not add up in memory.
+    let _ = tokio::task::spawn_blocking(move || {
+        if let Err(err) = shared.save_digests() {
+            printer.warn(format_args!("cannot write the digest cache: {err}"));
+        }
+    })
+    .await;
+}
+
+/// The first snapshot, published a batch at a time. Returns the roots that were there.
+fn first_build(
+    shared: &Shared,
+    log: &dyn Fn(String),
+) -> Result<Vec<PathBuf>, crate::index::IndexError> {
+    let settings = shared.settings();
+    let roots = settings.roots.now();
+    let paths: Vec<PathBuf> = roots.iter().map(|r| r.path.clone()).collect();
+    let cache = digests::cache_file(&paths);
+    let known = digests::Known::load(&cache);
+    let mut builder = build::Builder::new(&roots, settings.filter.clone(), settings.limits, known);
+    let mut batch = FIRST_BATCH;
+    let mut published = 0;
+    while !builder.is_done() {
+        let (_, skipped) = builder.step(batch)?;
+        for why in skipped {
+            log(why);
+        }
+        let fresh = builder.skills_from(published);
+        published += fresh.len();
+        shared.extend_first(fresh);
+        batch = build::BATCH;
     }
-    let roots = settings.roots.clone();
-    let (log_printer, rebuild_printer) = (printer.clone(), printer);
-    let (watched, runtime) = (Arc::clone(&shared), tokio::runtime::Handle::current());
-    // Watching means walking every folder of the roots: off the thread that answers requests.
-    let start = move || {
-        watch::spawn(
-            move || roots.now().into_iter().map(|root| root.path).collect(),
-            // A root that vanished serves nothing rather than stale bytes.
-            move || {
-                build(&settings).unwrap_or_else(|err| {
-                    rebuild_printer.warn(format_args!("{err}; serving no skills until it is back"));
-                    Snapshot::default()
-                })
-            },
-            watched,
-            runtime,
-            move |message| log_printer.warn(message),
-            started,
-        )
-    };
-    // The watch lives on its own thread as long as the process.
-    let _ = tokio::task::spawn_blocking(start).await;
+    shared.install_first(builder.finish()?);
+    Ok(watch::present(&paths))
 }

@@ -1,8 +1,7 @@
 //! The MCP handler: resources, the Skills extension (SEP-2640), prompts and completion, all
 //! answered from the current [`Snapshot`]; tools are in [`super::tools`].
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Arc;
 
 use base64::Engine as _;
 use rmcp::model::{
@@ -16,11 +15,12 @@ use rmcp::model::{
     SkillFrontmatter, SkillResource, SkillResources, SubscribeRequestParams, SubscriptionFilter,
     UnsubscribeRequestParams,
 };
-use rmcp::service::{RequestContext, SubscriptionContext, SubscriptionSink};
-use rmcp::{Peer, RoleServer, ServerHandler};
-use tokio::sync::watch;
+use rmcp::service::{RequestContext, SubscriptionContext};
+use rmcp::{RoleServer, ServerHandler};
 
-use super::snapshot::{SkillEntry, Snapshot, parse_uri, uri};
+use super::snapshot::{SkillEntry, Snapshot};
+use super::state::{ReadError, Shared};
+use super::uri::{parse_uri, uri};
 
 /// Items per page of `skills/list` and `resources/list`.
 const PAGE: usize = 200;
@@ -29,72 +29,31 @@ pub const PROMPT_XML: &str = "skill://prompt-xml";
 const TEMPLATE: &str = "skill://{skillName}/{+path}";
 const MANIFEST: &str = "_manifest";
 
-/// State shared by the handler and the watcher.
-pub struct Shared {
-    pub snapshot: RwLock<Arc<Snapshot>>,
-    /// URIs subscribed with the legacy `resources/subscribe`.
-    pub subscribed: Mutex<HashSet<String>>,
-    /// Open `subscriptions/listen` streams (2026-07-28).
-    pub sinks: Mutex<Vec<SubscriptionSink>>,
-    /// The client after a legacy `initialize`, for unscoped notifications.
-    pub legacy_peer: Mutex<Option<Peer<RoleServer>>>,
-    pub eof: watch::Receiver<bool>,
-    /// Whether the first snapshot is in place: the handshake is answered before it is, requests
-    /// that need skills wait for it.
-    ready: watch::Sender<bool>,
-}
-
-impl Shared {
-    /// Shared state whose snapshot is still being built; see [`Shared::install`].
-    pub fn new(eof: watch::Receiver<bool>) -> Shared {
-        Shared {
-            snapshot: RwLock::new(Arc::new(Snapshot::default())),
-            subscribed: Mutex::new(HashSet::new()),
-            sinks: Mutex::new(Vec::new()),
-            legacy_peer: Mutex::new(None),
-            eof,
-            ready: watch::Sender::new(false),
-        }
-    }
-
-    /// Puts `snapshot` in place and releases the requests waiting for one.
-    pub fn install(&self, snapshot: Snapshot) {
-        if let Ok(mut current) = self.snapshot.write() {
-            *current = Arc::new(snapshot);
-        }
-        self.ready.send_replace(true);
-    }
-
-    /// The snapshot as it is now (empty before the first one is installed).
-    pub fn current(&self) -> Arc<Snapshot> {
-        self.snapshot
-            .read()
-            .map(|s| Arc::clone(&s))
-            .unwrap_or_default()
-    }
-
-    /// The snapshot, once the first one is installed.
-    pub async fn snapshot(&self) -> Arc<Snapshot> {
-        let mut ready = self.ready.subscribe();
-        let _ = ready.wait_for(|ready| *ready).await;
-        self.current()
-    }
-}
-
 #[derive(Clone)]
 pub struct SkillsServer {
     pub shared: Arc<Shared>,
+    /// Where warnings go (stderr).
+    pub log: Arc<dyn Fn(String) + Send + Sync>,
 }
 
 /// `-32602` naming what is served, for unknown skills and files.
 pub fn unknown(what: &str, snapshot: &Snapshot) -> ErrorData {
-    let names = snapshot.names();
-    let shown = if names.len() > 20 {
-        format!("{}, …", names[..20].join(", "))
+    let shown: Vec<&str> = snapshot.skills.iter().take(20).map(|s| &*s.name).collect();
+    let more = if snapshot.skills.len() > 20 {
+        ", …"
     } else {
-        names.join(", ")
+        ""
     };
-    ErrorData::invalid_params(format!("{what}; served skills: {shown}"), None)
+    ErrorData::invalid_params(
+        format!("{what}; served skills: {}{more}", shown.join(", ")),
+        None,
+    )
+}
+
+/// `-32602` for a resource that does not exist, with its URI in `data` as the 2026-07-28
+/// protocol's "resource not found" error carries it.
+fn not_found(uri: &str, error: ErrorData) -> ErrorData {
+    ErrorData::invalid_params(error.message, Some(serde_json::json!({"uri": uri})))
 }
 
 /// One page of `len` items from `cursor` (an offset), item `i` made by `item(i)`, and the next
@@ -104,27 +63,37 @@ fn page<U>(
     cursor: Option<&str>,
     item: impl Fn(usize) -> U,
 ) -> Result<(Vec<U>, Option<String>), ErrorData> {
-    let start = match cursor {
-        None => 0,
-        Some(cursor) => cursor
-            .parse::<usize>()
-            .ok()
-            .filter(|&start| start <= len)
-            .ok_or_else(|| ErrorData::invalid_params(format!("invalid cursor `{cursor}`"), None))?,
-    };
+    let start = start(cursor)?;
+    if start > len {
+        return Err(invalid_cursor(&start.to_string()));
+    }
     let end = start.saturating_add(PAGE).min(len);
     let next = (end < len).then(|| end.to_string());
     Ok(((start..end).map(item).collect(), next))
 }
 
-/// The SEP-2640 entry of a skill: frontmatter as written, every file with digest and size.
+/// Where a page starts: the offset a cursor carries.
+fn start(cursor: Option<&str>) -> Result<usize, ErrorData> {
+    cursor.map_or(Ok(0), |cursor| {
+        cursor.parse::<usize>().map_err(|_| invalid_cursor(cursor))
+    })
+}
+
+fn invalid_cursor(cursor: &str) -> ErrorData {
+    ErrorData::invalid_params(format!("invalid cursor `{cursor}`"), None)
+}
+
+/// The SEP-2640 entry of a listed skill: the frontmatter as written, every file with digest and
+/// size. (A listed skill's `name` and `description` are strings: see [`super::listing`].)
 fn skill_entry(skill: &SkillEntry) -> Skill {
-    let mut frontmatter = SkillFrontmatter::new(skill.name.clone(), skill.description.clone());
-    for (key, value) in &skill.frontmatter {
-        if key != "name" && key != "description" {
-            frontmatter.extra.insert(key.clone(), value.clone());
-        }
-    }
+    let mut extra = skill.frontmatter_map();
+    let mut text = |key: &str| match extra.remove(key) {
+        Some(serde_json::Value::String(text)) => text,
+        _ => String::new(),
+    };
+    let (name, description) = (text("name"), text("description"));
+    let mut frontmatter = SkillFrontmatter::new(name, description);
+    frontmatter.extra = extra;
     let resources = if skill.dynamic {
         SkillResources::Dynamic
     } else {
@@ -132,7 +101,7 @@ fn skill_entry(skill: &SkillEntry) -> Skill {
             skill
                 .files
                 .iter()
-                .map(|f| SkillResource::new(f.uri.clone(), f.digest.clone(), f.size))
+                .map(|f| SkillResource::new(uri(&skill.name, &f.rel), f.digest(), f.size()))
                 .collect(),
         )
     };
@@ -165,16 +134,14 @@ impl SkillsServer {
                 .with_description(
                     "The <available_skills> catalog for a system prompt, with skill:// locations",
                 )
-                .with_mime_type("application/xml")
-                .with_size(snapshot.catalog_xml.len() as u64);
+                .with_mime_type("application/xml");
         };
         let skill = &snapshot.skills[i / 2];
         if i % 2 == 0 {
-            let main = &skill.files[0];
-            Resource::new(main.uri.clone(), skill.name.clone())
-                .with_description(skill.description.clone())
+            Resource::new(skill.skill_md_uri(), skill.name.to_string())
+                .with_description(skill.summary())
                 .with_mime_type("text/markdown")
-                .with_size(main.size)
+                .with_size(skill.files[0].size())
         } else {
             Resource::new(
                 uri(&skill.name, MANIFEST),
@@ -244,28 +211,34 @@ impl ServerHandler for SkillsServer {
         let snapshot = self.shared.snapshot().await;
         let uri = request.uri.as_str();
         if uri == PROMPT_XML {
-            let text = ResourceContents::text(snapshot.catalog_xml.clone(), uri)
+            let text = ResourceContents::text(snapshot.catalog_xml(), uri)
                 .with_mime_type("application/xml");
             return Ok(ReadResourceResult::new(vec![text]).into());
         }
         let Some((name, rel)) = parse_uri(uri) else {
-            return Err(unknown(
-                &format!("`{uri}` is not a skill:// URI"),
-                &snapshot,
+            return Err(not_found(
+                uri,
+                unknown(&format!("`{uri}` is not a skill:// URI"), &snapshot),
             ));
         };
-        let skill = snapshot
-            .get(&name)
-            .ok_or_else(|| unknown(&format!("no skill named `{name}`"), &snapshot))?;
+        let skill = snapshot.get(&name).ok_or_else(|| {
+            not_found(uri, unknown(&format!("no skill named `{name}`"), &snapshot))
+        })?;
         if rel == MANIFEST {
             let text = serde_json::to_string_pretty(&skill.manifest()).unwrap_or_default();
             let contents = ResourceContents::text(text, uri).with_mime_type("application/json");
             return Ok(ReadResourceResult::new(vec![contents]).into());
         }
-        let file = skill.file(&rel).ok_or_else(|| {
-            ErrorData::invalid_params(format!("the skill `{name}` serves no file `{rel}`"), None)
+        let read = self.shared.read(&name, &rel, Arc::clone(&self.log)).await;
+        let verified = read.map_err(|err| match err {
+            ReadError::Unsettled(_) => ErrorData::internal_error(err.to_string(), None),
+            _ => not_found(uri, ErrorData::invalid_params(err.to_string(), None)),
         })?;
-        Ok(ReadResourceResult::new(vec![contents(uri, file.mime, &file.bytes)]).into())
+        let mime = verified
+            .skill
+            .file(&rel)
+            .map_or("application/octet-stream", |f| f.mime());
+        Ok(ReadResourceResult::new(vec![contents(uri, mime, &verified.bytes)]).into())
     }
 
     // Legacy era only (2026-07-28 clients use `subscriptions/listen`).
@@ -325,7 +298,7 @@ impl ServerHandler for SkillsServer {
             (Reference::Resource(r), "skillName") if r.uri == TEMPLATE => snapshot
                 .skills
                 .iter()
-                .map(|s| s.name.clone())
+                .map(|s| s.name.to_string())
                 .filter(|n| n.starts_with(typed))
                 .collect(),
             (Reference::Resource(r), "path") if r.uri == TEMPLATE => {
@@ -339,7 +312,7 @@ impl ServerHandler for SkillsServer {
                     Some(skill) => skill
                         .files
                         .iter()
-                        .map(|f| f.rel.clone())
+                        .map(|f| f.rel.to_string())
                         .filter(|p| p.starts_with(typed))
                         .collect(),
                     None => Vec::new(),
@@ -374,7 +347,9 @@ impl ServerHandler for SkillsServer {
         request: rmcp::model::CallToolRequestParams,
         _: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
-        super::tools::call(&*self.shared.snapshot().await, &request).map(Into::into)
+        super::tools::call(&self.shared, &request, &self.log)
+            .await
+            .map(Into::into)
     }
 
     async fn list_prompts(
@@ -388,7 +363,7 @@ impl ServerHandler for SkillsServer {
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             |i| {
                 let skill = &snapshot.skills[i];
-                Prompt::new(skill.name.clone(), Some(skill.description.clone()), None)
+                Prompt::new(skill.name.to_string(), Some(skill.summary()), None)
             },
         )?;
         let mut result = ListPromptsResult::with_all_items(items);
@@ -402,14 +377,23 @@ impl ServerHandler for SkillsServer {
         _: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let snapshot = self.shared.snapshot().await;
-        let skill = snapshot
-            .get(&request.name)
-            .ok_or_else(|| unknown(&format!("no prompt named `{}`", request.name), &snapshot))?;
+        if snapshot.get(&request.name).is_none() {
+            return Err(unknown(
+                &format!("no prompt named `{}`", request.name),
+                &snapshot,
+            ));
+        }
+        let read = self
+            .shared
+            .read(&request.name, crate::skill::SKILL_MD, Arc::clone(&self.log))
+            .await;
+        let verified = read.map_err(|err| ErrorData::internal_error(err.to_string(), None))?;
+        let skill = &verified.skill;
         Ok(GetPromptResult::new(vec![PromptMessage::new_text(
             Role::User,
-            skill.activation(),
+            skill.activation(&verified.bytes),
         )])
-        .with_description(skill.description.clone())
+        .with_description(skill.summary())
         .into())
     }
 
@@ -418,14 +402,16 @@ impl ServerHandler for SkillsServer {
         request: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
-        let snapshot = self.shared.snapshot().await;
-        let (items, next) = page(
-            snapshot.skills.len(),
-            request.as_ref().and_then(|r| r.cursor.as_deref()),
-            |i| skill_entry(&snapshot.skills[i]),
-        )?;
-
-        let mut result = ListSkillsResult::with_all_items(items);
+        // Pages are answered as soon as the first build has loaded their skills.
+        let start = start(request.as_ref().and_then(|r| r.cursor.as_deref()))?;
+        let (skills, more) = self
+            .shared
+            .listed(start, PAGE)
+            .await
+            .ok_or_else(|| invalid_cursor(&start.to_string()))?;
+        let next = more.then(|| (start + skills.len()).to_string());
+        let mut result =
+            ListSkillsResult::with_all_items(skills.iter().map(|s| skill_entry(s)).collect());
         result.next_cursor = next;
         Ok(result)
     }
@@ -440,6 +426,17 @@ impl ServerHandler for SkillsServer {
             .filter(|(_, rel)| rel == crate::skill::SKILL_MD)
             .and_then(|(name, _)| snapshot.get(&name))
             .ok_or_else(|| unknown(&format!("no skill at `{}`", request.uri), &snapshot))?;
+        if !skill.is_listed() {
+            let why: Vec<String> = skill.unlisted.iter().map(ToString::to_string).collect();
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "the skill `{}` breaks rules of the Skills extension ({}); its files are served as resources",
+                    skill.name,
+                    why.join("; ")
+                ),
+                None,
+            ));
+        }
         Ok(GetSkillResult::new(skill_entry(skill)))
     }
 
@@ -474,9 +471,9 @@ impl ServerHandler for SkillsServer {
                     }
                 }
                 None => children.push(
-                    Resource::new(file.uri.clone(), rest.to_owned())
-                        .with_mime_type(file.mime)
-                        .with_size(file.size),
+                    Resource::new(uri(&name, &file.rel), rest.to_owned())
+                        .with_mime_type(file.mime())
+                        .with_size(file.size()),
                 ),
             }
         }

@@ -13,6 +13,7 @@ use rmcp::model::{
 use serde_json::{Value, json};
 
 use super::snapshot::{SkillEntry, Snapshot};
+use super::state::Shared;
 
 fn schema(value: &Value) -> Arc<JsonObject> {
     Arc::new(value.as_object().cloned().unwrap_or_default())
@@ -31,32 +32,40 @@ fn load_skill_description(snapshot: &Snapshot) -> String {
     let mut text = String::from(
         "Load the full instructions of a skill (its SKILL.md). Call it when the user's request matches a skill below, then follow what it says.\n\nAvailable skills:",
     );
-    for skill in snapshot.skills.iter().take(200) {
-        let short = crate::output::single_line(&skill.description, 240);
+    for skill in snapshot.skills.iter().take(LISTED) {
+        let short = crate::output::single_line(&skill.summary(), 240);
         let _ = write!(text, "\n- {}: {short}", skill.name);
     }
-    if snapshot.skills.len() > 200 {
+    if snapshot.skills.len() > LISTED {
         let _ = write!(
             text,
             "\n- … and {} more (see get_available_skills)",
-            snapshot.skills.len() - 200
+            snapshot.skills.len() - LISTED
         );
     }
     text
 }
 
+/// Skills named in `load_skill`'s description and schema: a tool definition goes into every
+/// prompt, so it does not grow with thousands of skills.
+const LISTED: usize = 200;
+
 const RETURN_TYPE: &str =
     "What to return: `content` (the text), `file_path` (where it is on disk) or `both` (default)";
 
 pub fn list(snapshot: &Snapshot) -> Vec<Tool> {
-    let names: Vec<String> = snapshot.names();
+    let mut skill_name = json!({"type": "string", "description": "Name of the skill"});
+    // An enum of every name while they fit; beyond, the description says where the rest are.
+    if snapshot.skills.len() <= LISTED {
+        skill_name["enum"] = json!(snapshot.names());
+    }
     vec![
         Tool::new(
             "load_skill",
             load_skill_description(snapshot),
             schema(&json!({
                 "type": "object",
-                "properties": {"skillName": {"type": "string", "description": "Name of the skill", "enum": names}},
+                "properties": {"skillName": skill_name},
                 "required": ["skillName"],
             })),
         )
@@ -135,11 +144,17 @@ fn argument<'a>(request: &'a CallToolRequestParams, name: &str) -> Result<&'a st
     }
 }
 
-fn skill<'a>(snapshot: &'a Snapshot, name: &str) -> Result<&'a SkillEntry, Failure> {
+fn skill<'a>(snapshot: &'a Snapshot, name: &str) -> Result<&'a Arc<SkillEntry>, Failure> {
     snapshot.get(name).ok_or_else(|| {
+        let shown: Vec<&str> = snapshot.skills.iter().take(20).map(|s| &*s.name).collect();
+        let more = if snapshot.skills.len() > 20 {
+            ", …"
+        } else {
+            ""
+        };
         failure(format!(
-            "no skill named `{name}`; available: {}",
-            snapshot.names().join(", ")
+            "no skill named `{name}`; available: {}{more}",
+            shown.join(", ")
         ))
     })
 }
@@ -176,15 +191,17 @@ fn shaped(kind: &ReturnType, content: &str, path: &str) -> Value {
 
 /// Runs a tool. Protocol errors (unknown tool) are `Err`; everything a caller can get wrong is an
 /// `isError` result.
-pub fn call(
-    snapshot: &Snapshot,
+pub async fn call(
+    shared: &Arc<Shared>,
     request: &CallToolRequestParams,
+    log: &Arc<dyn Fn(String) + Send + Sync>,
 ) -> Result<CallToolResult, ErrorData> {
+    let snapshot = shared.snapshot().await;
     let outcome = match request.name.as_ref() {
-        "load_skill" => load_skill(snapshot, request),
-        "get_available_skills" => Ok(available(snapshot)),
-        "get_skill_details" => details(snapshot, request),
-        "get_skill_related_file" => related_file(snapshot, request),
+        "load_skill" => load_skill(shared, &snapshot, request, log).await,
+        "get_available_skills" => Ok(available(&snapshot)),
+        "get_skill_details" => details(shared, &snapshot, request, log).await,
+        "get_skill_related_file" => related_file(shared, &snapshot, request, log).await,
         other => {
             return Err(ErrorData::invalid_params(
                 format!(
@@ -199,12 +216,28 @@ pub fn call(
     }))
 }
 
-fn load_skill(
+/// The bytes of a file of `skill`, checked against its digest, as text.
+async fn read_text(
+    shared: &Arc<Shared>,
+    skill: &SkillEntry,
+    rel: &str,
+    log: &Arc<dyn Fn(String) + Send + Sync>,
+) -> Result<String, Failure> {
+    let verified = shared
+        .read(&skill.name, rel, Arc::clone(log))
+        .await
+        .map_err(|err| failure(err.to_string()))?;
+    Ok(String::from_utf8_lossy(&verified.bytes).into_owned())
+}
+
+async fn load_skill(
+    shared: &Arc<Shared>,
     snapshot: &Snapshot,
     request: &CallToolRequestParams,
+    log: &Arc<dyn Fn(String) + Send + Sync>,
 ) -> Result<CallToolResult, Failure> {
     let skill = skill(snapshot, argument(request, "skillName")?)?;
-    let text = String::from_utf8_lossy(&skill.files[0].bytes).into_owned();
+    let text = read_text(shared, skill, crate::skill::SKILL_MD, log).await?;
     Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
 }
 
@@ -212,44 +245,53 @@ fn available(snapshot: &Snapshot) -> CallToolResult {
     let skills: Vec<Value> = snapshot
         .skills
         .iter()
-        .map(|s| json!({"name": s.name, "description": s.description, "path": s.dir.to_string_lossy()}))
+        .map(|s| json!({"name": s.name, "description": s.summary(), "path": s.dir.to_string_lossy()}))
         .collect();
     CallToolResult::structured(json!({"result": skills}))
 }
 
-fn details(
+async fn details(
+    shared: &Arc<Shared>,
     snapshot: &Snapshot,
     request: &CallToolRequestParams,
+    log: &Arc<dyn Fn(String) + Send + Sync>,
 ) -> Result<CallToolResult, Failure> {
     let skill = skill(snapshot, argument(request, "skill_name")?)?;
     let kind = return_type(request)?;
-    let main = &skill.files[0];
-    let content = String::from_utf8_lossy(&main.bytes);
-    let mut files: Vec<&str> = skill.files.iter().map(|f| f.rel.as_str()).collect();
+    let content = match kind {
+        ReturnType::FilePath => String::new(),
+        _ => read_text(shared, skill, crate::skill::SKILL_MD, log).await?,
+    };
+    let mut files: Vec<&str> = skill.files.iter().map(|f| &*f.rel).collect();
     files.sort_unstable();
     Ok(CallToolResult::structured(json!({
-        "skill_content": shaped(&kind, &content, &main.path.to_string_lossy()),
+        "skill_content": shaped(&kind, &content, &skill.skill_md().to_string_lossy()),
         "files": files,
     })))
 }
 
-fn related_file(
+async fn related_file(
+    shared: &Arc<Shared>,
     snapshot: &Snapshot,
     request: &CallToolRequestParams,
+    log: &Arc<dyn Fn(String) + Send + Sync>,
 ) -> Result<CallToolResult, Failure> {
     let skill = skill(snapshot, argument(request, "skill_name")?)?;
     let wanted = argument(request, "relative_path")?.trim_start_matches("./");
     let kind = return_type(request)?;
     let file = skill.file(wanted).ok_or_else(|| {
-        let files: Vec<&str> = skill.files.iter().map(|f| f.rel.as_str()).collect();
+        let files: Vec<&str> = skill.files.iter().map(|f| &*f.rel).collect();
         failure(format!(
             "the skill `{}` has no file `{wanted}`; files: {}",
             skill.name,
             files.join(", ")
         ))
     })?;
-    let content = String::from_utf8_lossy(&file.bytes);
+    let content = match kind {
+        ReturnType::FilePath => String::new(),
+        _ => read_text(shared, skill, wanted, log).await?,
+    };
     Ok(CallToolResult::structured(
-        json!({"result": shaped(&kind, &content, &file.path.to_string_lossy())}),
+        json!({"result": shaped(&kind, &content, &skill.path(file).to_string_lossy())}),
     ))
 }

@@ -29,6 +29,9 @@ pub struct Entry {
     pub uri: String,
     /// The `metadata` map of the frontmatter (empty when absent).
     pub metadata: Value,
+    /// The whole frontmatter as written (for `--format json`).
+    #[serde(skip)]
+    pub frontmatter: serde_json::Map<String, Value>,
     #[serde(skip)]
     pub dir: PathBuf,
     #[serde(skip)]
@@ -81,6 +84,7 @@ pub fn entry(skill: &Skill, options: CatalogOptions) -> Result<Entry, String> {
         location,
         uri,
         metadata,
+        frontmatter: skill.frontmatter.map.clone(),
         dir: skill.dir.clone(),
         file: skill.file.clone(),
     })
@@ -113,13 +117,20 @@ pub fn catalog(index: &SkillIndex, options: CatalogOptions) -> (Vec<Entry>, Vec<
     (entries, skipped)
 }
 
-/// `{"version": 1, "skills": [{name, description, location, uri}]}`.
+/// `{"version": 1, "skills": [{name, description, location, uri, frontmatter}]}`: data, so the
+/// description and the whole frontmatter are as YAML reads them (a folded description keeps its
+/// final newline), unlike the catalogs for models, which trim.
 pub fn json(entries: &[Entry]) -> String {
     let skills: Vec<Value> = entries
         .iter()
         .map(|e| {
+            let description = match e.frontmatter.get("description") {
+                Some(Value::String(text)) => text.clone(),
+                _ => e.description.clone(),
+            };
             serde_json::json!({
-                "name": e.name, "description": e.description, "location": e.location, "uri": e.uri,
+                "name": e.name, "description": description, "location": e.location, "uri": e.uri,
+                "frontmatter": e.frontmatter,
             })
         })
         .collect();

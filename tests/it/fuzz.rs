@@ -159,8 +159,8 @@ proptest! {
     /// `skill://` URIs a client may send.
     #[test]
     fn skill_uris_never_panic(text in ".{0,80}", path in "[a-z%0-9./\\\\]{0,40}") {
-        let _ = skills::mcp::snapshot::parse_uri(&text);
-        let _ = skills::mcp::snapshot::parse_uri(&format!("skill://pdf/{path}"));
+        let _ = skills::mcp::uri::parse_uri(&text);
+        let _ = skills::mcp::uri::parse_uri(&format!("skill://pdf/{path}"));
     }
 
     /// Well-known indexes: bytes, and JSON shaped like one.

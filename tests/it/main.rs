@@ -5,6 +5,7 @@ mod gitfixture;
 
 mod add;
 mod compat;
+mod frontmatter;
 mod fuzz;
 mod generated;
 mod help;
@@ -15,6 +16,7 @@ mod lint;
 mod list;
 mod prompt;
 mod serve;
+mod serve_entries;
 mod web;
 
 pub use add::add_source_display;

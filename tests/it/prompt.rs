@@ -119,13 +119,24 @@ fn xml_json_markdown_uri() {
           "name": "review",
           "description": "Does review things. Use when the user asks for review.",
           "location": "[TEMP]/project/.agents/skills/review/SKILL.md",
-          "uri": "skill://review/SKILL.md"
+          "uri": "skill://review/SKILL.md",
+          "frontmatter": {
+            "name": "review",
+            "description": "Does review things. Use when the user asks for review."
+          }
         },
         {
           "name": "pdf",
           "description": "Read & fill PDF forms. Use when the user has a <PDF>.",
           "location": "[TEMP]/project/.claude/skills/pdf/SKILL.md",
-          "uri": "skill://pdf/SKILL.md"
+          "uri": "skill://pdf/SKILL.md",
+          "frontmatter": {
+            "name": "pdf",
+            "description": "Read & fill PDF forms. Use when the user has a <PDF>.",
+            "metadata": {
+              "author": "me"
+            }
+          }
         }
       ]
     }

@@ -24,7 +24,7 @@ use crate::common::{TestContext, write};
 
 /// Records the notifications a legacy client receives.
 #[derive(Clone)]
-struct Recorder(mpsc::UnboundedSender<String>);
+pub struct Recorder(pub mpsc::UnboundedSender<String>);
 
 impl ClientHandler for Recorder {
     async fn on_resource_list_changed(&self, _: NotificationContext<RoleClient>) {
@@ -94,7 +94,7 @@ fn spawn(context: &TestContext, root: &Path) -> TokioChildProcess {
     TokioChildProcess::new(command).unwrap()
 }
 
-fn runtime() -> tokio::runtime::Runtime {
+pub fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -108,14 +108,14 @@ fn args(value: Value) -> serde_json::Map<String, Value> {
     }
 }
 
-async fn next(receiver: &mut mpsc::UnboundedReceiver<String>) -> String {
+pub async fn next(receiver: &mut mpsc::UnboundedReceiver<String>) -> String {
     tokio::time::timeout(Duration::from_secs(10), receiver.recv())
         .await
         .expect("a notification in time")
         .unwrap()
 }
 
-fn text(contents: &ResourceContents) -> &str {
+pub fn text(contents: &ResourceContents) -> &str {
     match contents {
         ResourceContents::TextResourceContents { text, .. } => text,
         other => panic!("not text: {other:?}"),
@@ -602,7 +602,7 @@ fn roots_from_skills_dir_and_eof_before_anything() {
 }
 
 /// Sets the modification time of `path` and everything under it.
-fn backdate(path: &Path, to: std::time::SystemTime) {
+pub fn backdate(path: &Path, to: std::time::SystemTime) {
     if path.is_dir() {
         for entry in std::fs::read_dir(path).unwrap() {
             backdate(&entry.unwrap().path(), to);

@@ -25,8 +25,10 @@ inspector="$here/node_modules/@modelcontextprotocol/inspector/clients/launcher/b
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/home"
-# Served: the repository's own skills plus fixtures with typed frontmatter, nested folders, a
-# file name with a space and a binary asset.
+# Served: the repository's own skills plus fixtures shaped like real ones: folded and literal
+# descriptions as the last key, CRLF, a name that differs from its folder, nested folders, a file
+# name with a space, a binary asset; and three that break a rule of the Skills extension (an
+# overlong description, non-string metadata), served as resources but never listed.
 mkdir -p "$scratch/skills"
 cp -R "$repo/skills/." "$repo/tests/fixtures/serve/." "$scratch/skills/"
 cat >"$scratch/mcp.json" <<JSON
@@ -54,12 +56,15 @@ check() {
 }
 
 skill_count="$(find "$scratch/skills" -mindepth 2 -maxdepth 2 -name SKILL.md | wc -l | tr -d ' ')"
+skill_count=$((skill_count - 3)) # internal, overlong, typed: not listed
 for era in legacy modern; do
     echo "--- MCP Inspector $("$node" "$inspector" --cli --version), $era era"
     check "$era skills/list --verify --require-digests" '"outcome":"verified"' \
         --server "$era" --method skills/list --verify --require-digests
-    check "$era skills/get --verify" '"name":"typed"' \
-        --server "$era" --method skills/get --uri skill://typed/SKILL.md --verify --require-digests
+    check "$era skills/get --verify" '"name":"folded-last"' \
+        --server "$era" --method skills/get --uri skill://folded-last/SKILL.md --verify --require-digests
+    check "$era resources/read (not listed, still served)" '# Overlong' \
+        --server "$era" --method resources/read --uri skill://overlong/SKILL.md
     check "$era resources/list" '"uri":"skill://folded/_manifest"' --server "$era" --method resources/list
     check "$era resources/read (text)" '"text":"# deep' \
         --server "$era" --method resources/read --uri skill://folded/references/deep/x.md
@@ -75,7 +80,7 @@ for era in legacy modern; do
         --tool-arg skill_name=folded "relative_path=references/with space.txt" return_type=content
     check "$era prompts/get" '<skill_content name=\"folded\">' --server "$era" --method prompts/get --prompt-name folded
 done
-# Every skill was verified, not just some: one report line per skill in each era.
+# Every listed skill was verified, not just some: one report line per skill in each era.
 verified="$(HOME="$scratch/home" MCP_INSPECTOR_SECRET_STORE=memory "$node" "$inspector" --cli --config "$scratch/mcp.json" \
     --server modern --method skills/list --verify --require-digests -q 2>/dev/null | grep -c '"outcome":"verified"' || true)"
 if [ "$verified" != "$skill_count" ]; then

@@ -1,68 +1,119 @@
-//! Freshness: the roots are watched; a burst of changes is debounced, the snapshot rebuilt and
-//! swapped in whole, then clients are told — legacy clients with unscoped notifications
-//! (`*/list_changed`, and `resources/updated` for what they subscribed), 2026-07-28 clients on
-//! their `subscriptions/listen` streams.
+//! Freshness: the roots are watched; a burst of changes is debounced, the skills it touched are
+//! reloaded (or the whole snapshot rebuilt) and swapped in, then clients are told — legacy
+//! clients with unscoped notifications (`*/list_changed`, and `resources/updated` for what they
+//! subscribed), 2026-07-28 clients on their `subscriptions/listen` streams.
+//!
+//! The watch itself is [`tree`] on Linux (inotify, told only of writes and renames, a compact
+//! tree of folders) and [`portable`] elsewhere (`notify`).
 
-use std::collections::{BTreeMap, HashSet};
+#[cfg(not(target_os = "linux"))]
+mod portable;
+#[cfg(target_os = "linux")]
+mod tree;
+
+#[cfg(not(target_os = "linux"))]
+use portable::Watcher;
+#[cfg(target_os = "linux")]
+use tree::Watcher;
+
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use notify::Watcher as _;
 use rmcp::model::ResourceUpdatedNotificationParam;
 
-use super::server::{PROMPT_XML, Shared};
-use super::snapshot::{Snapshot, uri};
+use super::server::PROMPT_XML;
+use super::snapshot::{SkillEntry, Snapshot};
+use super::state::Shared;
+use super::uri::uri;
 use crate::index::SKIPPED_DIRS;
 
 /// How long a burst of file events is allowed to settle before rebuilding.
 const DEBOUNCE: Duration = Duration::from_millis(150);
 
+/// What the watch saw.
+#[derive(Debug, Default)]
+pub struct Event {
+    /// Files or folders written or created.
+    pub changed: Vec<PathBuf>,
+    /// Files or folders removed or renamed away.
+    pub removed: Vec<PathBuf>,
+    /// Events were lost, or the roots changed: only a whole rebuild tells what changed.
+    pub rescan: bool,
+}
+
+impl Event {
+    fn is_empty(&self) -> bool {
+        self.changed.is_empty() && self.removed.is_empty() && !self.rescan
+    }
+
+    fn merge(&mut self, other: Event) {
+        self.changed.extend(other.changed);
+        self.removed.extend(other.removed);
+        self.rescan |= other.rescan;
+    }
+}
+
 /// What changed between two snapshots.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Changes {
-    /// Skills or files appeared, disappeared or were renamed, or a description changed.
+    /// Skills or files appeared, disappeared or were renamed, or a frontmatter changed.
     pub lists: bool,
-    /// URIs whose content changed.
+    /// URIs whose content changed (or that are gone).
     pub updated: Vec<String>,
 }
 
-/// Every served URI of `snapshot` with its digest.
-fn digests(snapshot: &Snapshot) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    for skill in &snapshot.skills {
-        let mut manifest = String::new();
-        for file in &skill.files {
-            out.insert(file.uri.clone(), file.digest.clone());
-            manifest.push_str(&file.digest);
-        }
-        out.insert(uri(&skill.name, "_manifest"), manifest);
-    }
-    out.insert(
-        PROMPT_XML.to_owned(),
-        crate::lock::digest(snapshot.catalog_xml.as_bytes()),
-    );
-    out
-}
-
+/// What changed from `old` to `new`, skill by skill. Any change to a file changes the listings
+/// too: `skills/list` entries carry every digest.
 pub fn diff(old: &Snapshot, new: &Snapshot) -> Changes {
-    let (before, after) = (digests(old), digests(new));
-    let lists = before.keys().ne(after.keys())
-        || old
-            .skills
+    let mut changes = Changes::default();
+    let outline = |s: &Snapshot| -> Vec<(String, bool, String, Vec<String>)> {
+        s.skills
             .iter()
-            .map(|s| (&s.name, &s.description))
-            .ne(new.skills.iter().map(|s| (&s.name, &s.description)));
-    let updated = before
-        .iter()
-        .filter(|(uri, digest)| after.get(*uri) != Some(*digest))
-        .map(|(uri, _)| uri.clone())
-        .collect();
-    Changes { lists, updated }
+            .map(|skill| {
+                let files = skill.files.iter().map(|f| f.rel.to_string()).collect();
+                (
+                    skill.name.to_string(),
+                    skill.is_listed(),
+                    skill.frontmatter.get().to_owned(),
+                    files,
+                )
+            })
+            .collect()
+    };
+    let reshaped = old.skills.len() != new.skills.len() || outline(old) != outline(new);
+    let by_name: HashMap<&str, &Arc<SkillEntry>> =
+        new.skills.iter().map(|s| (&*s.name, s)).collect();
+    for before in &old.skills {
+        let after = by_name.get(&*before.name);
+        let mut touched = false;
+        for file in &before.files {
+            let now = after.and_then(|a| a.file(&file.rel));
+            if now.is_none_or(|now| now.digest != file.digest) {
+                touched = true;
+                changes.updated.push(uri(&before.name, &file.rel));
+            }
+        }
+        if touched || after.is_none_or(|a| a.files.len() != before.files.len()) {
+            changes.updated.push(uri(&before.name, "_manifest"));
+        }
+    }
+    changes.lists = reshaped || !changes.updated.is_empty();
+    if reshaped {
+        // Names and descriptions make the catalog.
+        changes.updated.push(PROMPT_XML.to_owned());
+    }
+    changes.updated.sort();
+    changes.updated.dedup();
+    changes
 }
 
 /// Tells every client what changed.
 pub async fn broadcast(shared: &Shared, changes: &Changes) {
+    if !changes.lists && changes.updated.is_empty() {
+        return;
+    }
     let legacy = shared.legacy_peer.lock().ok().and_then(|p| p.clone());
     if let Some(peer) = legacy {
         if changes.lists {
@@ -95,78 +146,102 @@ pub async fn broadcast(shared: &Shared, changes: &Changes) {
     }
 }
 
-/// Watches the folders `roots` names; on change runs `rebuild`, swaps the snapshot and
-/// broadcasts on `runtime`. The snapshot in place was built from `started` on, before the watch
-/// was set up: if anything was modified since, it is rebuilt right away. Roots come and go (a
-/// default agent dir is created, a given folder is deleted and made again): a root removed or
-/// renamed away is no longer followed, and every [`ROOTS_POLL`] the roots are looked up again;
+/// The skill folders the changed `paths` lie in, or `None` when one lies in none (a skill
+/// folder itself appeared, vanished or was renamed, or something outside every skill changed):
+/// then only a whole build tells what changed.
+fn touched_skills(snapshot: &Snapshot, paths: &[PathBuf]) -> Option<Vec<PathBuf>> {
+    let dirs: HashSet<&Path> = snapshot.skills.iter().map(|s| s.dir.as_path()).collect();
+    let mut touched: Vec<PathBuf> = Vec::new();
+    for path in paths {
+        let dir = path
+            .ancestors()
+            .skip(1)
+            .find(|ancestor| dirs.contains(ancestor))?;
+        if !touched.iter().any(|t| t == dir) {
+            touched.push(dir.to_path_buf());
+        }
+    }
+    Some(touched)
+}
+
+/// Watches the roots of `shared`; on change reloads the skills changed (or rebuilds the whole
+/// snapshot), swaps it in and broadcasts on `runtime`. The snapshot in place was built from
+/// `started` on, before the watch was set up, from the roots `built`: if a root came or went
+/// since, or anything under them was modified since, it is rebuilt right away. Roots come and
+/// go (a default agent dir is created, a given folder is deleted and made again): one removed
+/// or moved away is no longer followed, and every [`ROOTS_POLL`] the roots are looked up again;
 /// when they changed the watch follows and the snapshot is rebuilt. The watch lives on its own
 /// thread; `false` when none can be made.
 pub fn spawn(
-    roots: impl Fn() -> Vec<PathBuf> + Send + 'static,
-    rebuild: impl Fn() -> Snapshot + Send + 'static,
     shared: Arc<Shared>,
     runtime: tokio::runtime::Handle,
-    log: impl Fn(String) + Send + 'static,
+    log: Arc<dyn Fn(String) + Send + Sync>,
     started: SystemTime,
+    built: &[PathBuf],
 ) -> bool {
-    // Each event sends the paths it removed or renamed away (often none).
-    let (events, receive) = std::sync::mpsc::channel::<Vec<PathBuf>>();
+    let (events, receive) = std::sync::mpsc::channel::<Event>();
     let missed = events.clone();
-    let Ok(mut watcher) =
-        notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-            let Ok(event) = event else {
-                return;
-            };
-            let gone = match event.kind {
-                notify::EventKind::Access(_) => return,
-                notify::EventKind::Remove(_)
-                | notify::EventKind::Modify(notify::event::ModifyKind::Name(_)) => event.paths,
-                _ => Vec::new(),
-            };
-            let _ = events.send(gone);
-        })
-    else {
+    let Ok(mut watcher) = Watcher::new(events, Arc::clone(&log)) else {
         return false;
     };
-    let mut following = Following::default();
-    following.follow(&mut watcher, present(&roots()), &log);
+    let roots = {
+        let shared = Arc::clone(&shared);
+        move || -> Vec<PathBuf> {
+            let roots: Vec<PathBuf> = shared
+                .settings()
+                .roots
+                .now()
+                .into_iter()
+                .map(|root| root.path)
+                .collect();
+            present(&roots)
+        }
+    };
+    watcher.follow(&roots(), &*log);
     // File systems stamp modification times from a coarse clock (and some at 2 s granularity):
     // look back far enough that a change just after `started` is never stamped before it.
     let since = started.checked_sub(CLOCK_SLACK).unwrap_or(UNIX_EPOCH);
-    if following.0.iter().any(|root| modified_since(root, since)) {
-        let _ = missed.send(Vec::new());
+    let following = watcher.following();
+    if following != built || following.iter().any(|root| modified_since(root, since)) {
+        let _ = missed.send(Event {
+            rescan: true,
+            ..Event::default()
+        });
     }
     std::thread::spawn(move || {
         loop {
+            let mut batch = Event::default();
             match receive.recv_timeout(ROOTS_POLL) {
-                Ok(mut gone) => {
+                Ok(event) => {
+                    batch.merge(event);
                     // Let the burst settle: keep draining until it is quiet for a moment.
                     while let Ok(more) = receive.recv_timeout(DEBOUNCE) {
-                        gone.extend(more);
-                    }
-                    following.forget(&mut watcher, &gone);
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if present(&roots()) == following.0 {
-                        continue;
+                        batch.merge(more);
                     }
                 }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
             }
-            following.follow(&mut watcher, present(&roots()), &log);
-            let new = rebuild();
-            let old = shared.current();
-            // Each reason once: only what this rebuild newly skips.
-            for why in new.skipped.iter().filter(|why| !old.skipped.contains(why)) {
-                log(why.clone());
+            let now = roots();
+            if now != watcher.following() {
+                watcher.follow(&now, &*log);
+                batch.rescan = true;
             }
-            let changes = diff(&old, &new);
-            if changes.lists || !changes.updated.is_empty() {
-                shared.install(new);
-                let shared = Arc::clone(&shared);
-                runtime.spawn(async move { broadcast(&shared, &changes).await });
+            if batch.is_empty() {
+                continue;
             }
+            let dirs = if batch.rescan {
+                None
+            } else {
+                batch.changed.extend(batch.removed);
+                touched_skills(&shared.current(), &batch.changed)
+            };
+            let changes = match dirs {
+                Some(dirs) => shared.refresh(&dirs, &*log),
+                None => shared.rebuild(&*log),
+            };
+            let shared = Arc::clone(&shared);
+            runtime.spawn(async move { broadcast(&shared, &changes).await });
         }
     });
     true
@@ -176,45 +251,8 @@ pub fn spawn(
 pub const ROOTS_POLL: Duration = Duration::from_secs(2);
 
 /// The roots that exist.
-fn present(roots: &[PathBuf]) -> Vec<PathBuf> {
+pub fn present(roots: &[PathBuf]) -> Vec<PathBuf> {
     roots.iter().filter(|root| root.exists()).cloned().collect()
-}
-
-/// The roots being watched.
-#[derive(Default)]
-struct Following(Vec<PathBuf>);
-
-impl Following {
-    /// Watches `now` instead: drops the roots that went, adds the new ones.
-    fn follow(
-        &mut self,
-        watcher: &mut notify::RecommendedWatcher,
-        now: Vec<PathBuf>,
-        log: &impl Fn(String),
-    ) {
-        for old in self.0.iter().filter(|old| !now.contains(old)) {
-            // The watch of a deleted folder is gone already.
-            let _ = watcher.unwatch(old);
-        }
-        for new in now.iter().filter(|new| !self.0.contains(new)) {
-            if let Err(err) = watcher.watch(new, notify::RecursiveMode::Recursive) {
-                log(format!("cannot watch `{}`: {err}", new.display()));
-            }
-        }
-        self.0 = now;
-    }
-
-    /// Stops following the roots among `gone`: what is at their path now, if anything, is
-    /// another folder, to be watched afresh.
-    fn forget(&mut self, watcher: &mut notify::RecommendedWatcher, gone: &[PathBuf]) {
-        self.0.retain(|root| {
-            let keep = !gone.contains(root);
-            if !keep {
-                let _ = watcher.unwatch(root);
-            }
-            keep
-        });
-    }
 }
 
 /// How far before the start of the first build a modification time still counts as "during".
@@ -272,7 +310,7 @@ fn modified_since(root: &Path, since: SystemTime) -> bool {
 
 /// Skill folders lie at most `index::MAX_DEPTH` deep, their files at most
 /// `inventory::MAX_DEPTH` below them.
-const MAX_WALK_DEPTH: usize = crate::index::MAX_DEPTH + crate::skill::inventory::MAX_DEPTH;
+pub const MAX_WALK_DEPTH: usize = crate::index::MAX_DEPTH + crate::skill::inventory::MAX_DEPTH;
 
 #[cfg(test)]
 mod tests {
