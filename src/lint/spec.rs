@@ -92,7 +92,8 @@ fn value_pos(skill: &Skill, key: &str) -> Option<Pos> {
     skill.frontmatter.key(key).map(|k| k.value_pos)
 }
 
-fn type_name(value: &Value) -> &'static str {
+/// How a value reads in a message: `a number`, `a list`, `empty`.
+pub fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "empty",
         Value::Bool(_) => "a boolean",

@@ -14,7 +14,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::lint::spec::{MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS};
+use crate::lint::spec::{
+    MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, type_name,
+};
 
 /// One rule an entry breaks: the lint code that reports it, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +68,7 @@ pub fn problems(segment: &str, frontmatter: &Map<String, Value>) -> Vec<Problem>
         }
         Some(other) => found.push(problem(
             "spec/name-type",
-            format!("`name` is {}, not a string", kind(other)),
+            format!("`name` is {}, not a string", type_name(other)),
         )),
     }
     match frontmatter.get("description") {
@@ -89,7 +91,7 @@ pub fn problems(segment: &str, frontmatter: &Map<String, Value>) -> Vec<Problem>
         }
         Some(other) => found.push(problem(
             "spec/description-type",
-            format!("`description` is {}, not a string", kind(other)),
+            format!("`description` is {}, not a string", type_name(other)),
         )),
     }
     match frontmatter.get("compatibility") {
@@ -110,7 +112,7 @@ pub fn problems(segment: &str, frontmatter: &Map<String, Value>) -> Vec<Problem>
         }
         Some(other) => found.push(problem(
             "spec/compatibility-type",
-            format!("`compatibility` is {}, not a string", kind(other)),
+            format!("`compatibility` is {}, not a string", type_name(other)),
         )),
     }
     match frontmatter.get("metadata") {
@@ -119,7 +121,7 @@ pub fn problems(segment: &str, frontmatter: &Map<String, Value>) -> Vec<Problem>
             let odd: Vec<String> = entries
                 .iter()
                 .filter(|(_, value)| !value.is_string())
-                .map(|(key, value)| format!("`{key}` is {}", kind(value)))
+                .map(|(key, value)| format!("`{key}` is {}", type_name(value)))
                 .collect();
             if !odd.is_empty() {
                 found.push(problem(
@@ -130,7 +132,7 @@ pub fn problems(segment: &str, frontmatter: &Map<String, Value>) -> Vec<Problem>
         }
         Some(other) => found.push(problem(
             "spec/metadata-type",
-            format!("`metadata` is {}, not a mapping", kind(other)),
+            format!("`metadata` is {}, not a mapping", type_name(other)),
         )),
     }
     if frontmatter.contains_key("__proto__") {
@@ -172,17 +174,6 @@ fn name_problem(name: &str) -> Option<Problem> {
         "spec/name-charset",
         format!("`name` `{name}` is not made of `a-z`, `0-9` and `-` only"),
     ))
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "empty",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
-    }
 }
 
 #[cfg(test)]

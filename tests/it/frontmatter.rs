@@ -104,7 +104,7 @@ fn skill_md() -> impl Strategy<Value = (String, String)> {
 }
 
 /// Numbers compared by value (`1.0` and `1` are one number to a JSON reader).
-fn normalized(value: Value) -> Value {
+pub fn normalized(value: Value) -> Value {
     match value {
         Value::Number(n) => n
             .as_f64()

@@ -115,6 +115,19 @@ pub async fn next(receiver: &mut mpsc::UnboundedReceiver<String>) -> String {
         .unwrap()
 }
 
+/// The bytes a resource read carries, text or base64 blob.
+pub fn bytes(contents: &ResourceContents) -> Vec<u8> {
+    match contents {
+        ResourceContents::TextResourceContents { text, .. } => text.as_bytes().to_vec(),
+        ResourceContents::BlobResourceContents { blob, .. } => {
+            base64::engine::general_purpose::STANDARD
+                .decode(blob)
+                .unwrap()
+        }
+        other => panic!("unexpected contents {other:?}"),
+    }
+}
+
 pub fn text(contents: &ResourceContents) -> &str {
     match contents {
         ResourceContents::TextResourceContents { text, .. } => text,
@@ -164,15 +177,7 @@ async fn exercise(client: &RunningService<RoleClient, Recorder>) {
             .read_resource(ReadResourceRequestParams::new(file.uri.clone()))
             .await
             .unwrap();
-        let bytes = match &read.contents[0] {
-            ResourceContents::TextResourceContents { text, .. } => text.as_bytes().to_vec(),
-            ResourceContents::BlobResourceContents { blob, .. } => {
-                base64::engine::general_purpose::STANDARD
-                    .decode(blob)
-                    .unwrap()
-            }
-            other => panic!("unexpected contents {other:?}"),
-        };
+        let bytes = bytes(&read.contents[0]);
         assert_eq!(bytes.len() as u64, file.size, "{}", file.uri);
         assert_eq!(
             file.digest,

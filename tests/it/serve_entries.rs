@@ -9,10 +9,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use base64::Engine as _;
 use rmcp::model::{
-    ClientCapabilities, GetSkillRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ResourceContents, Skill, SkillResources,
+    ClientCapabilities, GetSkillRequestParams, ProtocolVersion, ReadResourceRequestParams, Skill,
+    SkillResources,
 };
 use rmcp::service::RunningService;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
@@ -22,7 +21,8 @@ use sha2::Digest as _;
 use tokio::sync::mpsc;
 
 use crate::common::{TestContext, repo, write};
-use crate::serve::{Recorder, next, runtime};
+use crate::frontmatter::normalized;
+use crate::serve::{Recorder, bytes, next, runtime};
 
 /// The fixtures, copied where the test may change them.
 fn fixtures(context: &TestContext) -> PathBuf {
@@ -157,30 +157,6 @@ fn client_frontmatter(markdown: &str) -> Value {
         yaml.push_str(line);
     }
     panic!("unclosed frontmatter in {markdown:?}")
-}
-
-/// Numbers compared by value, as a JSON reader compares them.
-fn normalized(value: Value) -> Value {
-    match value {
-        Value::Number(n) => json!(n.as_f64()),
-        Value::Array(items) => Value::Array(items.into_iter().map(normalized).collect()),
-        Value::Object(map) => {
-            Value::Object(map.into_iter().map(|(k, v)| (k, normalized(v))).collect())
-        }
-        other => other,
-    }
-}
-
-fn bytes(contents: &ResourceContents) -> Vec<u8> {
-    match contents {
-        ResourceContents::TextResourceContents { text, .. } => text.as_bytes().to_vec(),
-        ResourceContents::BlobResourceContents { blob, .. } => {
-            base64::engine::general_purpose::STANDARD
-                .decode(blob)
-                .unwrap()
-        }
-        other => panic!("unexpected contents {other:?}"),
-    }
 }
 
 fn digest(bytes: &[u8]) -> String {
