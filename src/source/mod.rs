@@ -6,6 +6,7 @@ pub mod git;
 pub mod grammar;
 pub mod http;
 pub mod open;
+pub mod ssh;
 
 pub mod tree;
 pub mod web;

@@ -191,4 +191,16 @@ proptest! {
             let _ = skills::source::web::unpack("fuzz", &random, limits);
         }
     }
+
+    /// ssh addresses (`GIT_SSH_COMMAND`) and `GH_HOST` values: never a panic, and never a host
+    /// that ssh would read as an option.
+    #[test]
+    fn ssh_and_gh_host_never_panic(text in ".{0,80}", scheme in prop_oneof![Just(""), Just("ssh://"), Just("git+ssh://")]) {
+        if let Some(address) = skills::source::ssh::address(&format!("{scheme}{text}")) {
+            prop_assert!(!address.host.starts_with('-'));
+        }
+        if let Some(host) = skills::source::grammar::enterprise_host(&text) {
+            prop_assert!(!host.contains(['/', '@', ' ']), "{host}");
+        }
+    }
 }

@@ -5,6 +5,7 @@ mod gitfixture;
 
 mod add;
 mod compat;
+mod dropin;
 mod fuzz;
 mod generated;
 mod help;
