@@ -5,6 +5,7 @@ pub mod discover;
 pub mod git;
 pub mod grammar;
 pub mod http;
+pub mod npm;
 pub mod open;
 pub mod ssh;
 

@@ -203,4 +203,17 @@ proptest! {
             prop_assert!(!host.contains(['/', '@', ' ']), "{host}");
         }
     }
+
+    /// `package.json` files of any shape: `sync`'s discovery reads them without a panic.
+    #[test]
+    fn package_json_never_panics(deps in proptest::collection::vec(".{0,30}", 0..4), entry in ".{0,30}") {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = serde_json::json!({
+            "dependencies": deps.iter().map(|d| (d.clone(), serde_json::json!("1"))).collect::<serde_json::Map<_, _>>(),
+            "skills": [entry, {"source": "npm:x", "skills": [1]}, 3],
+            "workspaces": {"packages": ["../*", "**"]},
+        });
+        std::fs::write(dir.path().join("package.json"), manifest.to_string()).unwrap();
+        let _ = skills::source::npm::discover(dir.path(), true);
+    }
 }

@@ -16,6 +16,8 @@ mod lint;
 mod list;
 mod prompt;
 mod serve;
+mod sync;
+mod use_skill;
 mod web;
 
 pub use add::add_source_display;
