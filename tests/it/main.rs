@@ -16,6 +16,7 @@ mod lint;
 mod list;
 mod prompt;
 mod serve;
+mod sources;
 mod sync;
 mod use_skill;
 mod web;
