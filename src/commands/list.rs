@@ -10,7 +10,7 @@ use crate::agents::{self, AGENTS, Agent};
 use crate::cli::ListArgs;
 use crate::error::{Error, ExitStatus};
 use crate::index::{Entry, NameFilter, SkillIndex};
-use crate::lock::{Lock, PROJECT_LOCK};
+use crate::lock::{Lock, LockEntry, SourceType};
 use crate::output::Printer;
 
 /// One row of `skills list`; also its `--json` item, which carries the fields of `npx skills
@@ -55,11 +55,7 @@ pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         &NameFilter::default(),
         crate::skill::Load::Frontmatter,
     )?;
-    let lock = if args.global {
-        None
-    } else {
-        Lock::read(&cwd.join(PROJECT_LOCK)).map_err(super::scope::lock_error)?
-    };
+    let lock = Some(scope.read_lock()?);
     let mut items: Vec<Item> = Vec::new();
     for entry in &index.entries {
         // As the reference: a SKILL.md without a name and a description is not a skill.
@@ -143,7 +139,7 @@ fn item(entry: &Entry, index: &SkillIndex, lock: Option<&Lock>, scope: &Scope) -
             .collect(),
         agent_ids: ids,
         scope: if scope.global { "global" } else { "project" },
-        source: locked.map(|l| l.source.clone()),
+        source: locked.map(|l| source(l, scope)),
         source_url: locked.and_then(|l| l.source_url.clone()),
         source_type: locked.map(|l| l.source_type().as_str()),
         git_ref: locked.and_then(|l| l.git_ref.clone()),
@@ -154,6 +150,18 @@ fn item(entry: &Entry, index: &SkillIndex, lock: Option<&Lock>, scope: &Scope) -
             .map(|e| shown(&e.dir, cwd)),
         name,
         description,
+    }
+}
+
+/// The source as the reference gives it: a local one as an absolute path (the lock keeps it
+/// relative to its own folder).
+fn source(entry: &LockEntry, scope: &Scope) -> String {
+    let env = crate::source::SourceEnv::from_env(scope.lock_dir());
+    match super::locked::upstream(entry, &scope.lock_dir(), &env) {
+        Ok(super::locked::Upstream::Folder(path)) if entry.source_type() == SourceType::Local => {
+            path.display().to_string()
+        }
+        _ => entry.source.clone(),
     }
 }
 

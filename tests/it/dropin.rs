@@ -444,6 +444,11 @@ fn json_documents_carry_the_reference_fields() {
         project.join(".agents/skills/alpha").display().to_string()
     );
     assert_eq!(item["sourceType"], "local");
+    assert_eq!(
+        item["source"],
+        project.join("src").display().to_string(),
+        "absolute, as the reference resolves it"
+    );
     assert_eq!(item["sourceUrl"], Value::Null);
     assert!(
         item["agents"]
