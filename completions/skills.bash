@@ -28,11 +28,17 @@ _skills() {
             skills,completions)
                 cmd="skills__subcmd__completions"
                 ;;
+            skills,f)
+                cmd="skills__subcmd__find"
+                ;;
             skills,find)
                 cmd="skills__subcmd__find"
                 ;;
             skills,help)
                 cmd="skills__subcmd__help"
+                ;;
+            skills,i)
+                cmd="skills__subcmd__install"
                 ;;
             skills,init)
                 cmd="skills__subcmd__init"
@@ -55,17 +61,35 @@ _skills() {
             skills,prompt)
                 cmd="skills__subcmd__prompt"
                 ;;
+            skills,r)
+                cmd="skills__subcmd__remove"
+                ;;
             skills,remove)
                 cmd="skills__subcmd__remove"
                 ;;
             skills,rm)
                 cmd="skills__subcmd__remove"
                 ;;
+            skills,s)
+                cmd="skills__subcmd__find"
+                ;;
+            skills,search)
+                cmd="skills__subcmd__find"
+                ;;
             skills,serve)
                 cmd="skills__subcmd__serve"
                 ;;
+            skills,sync)
+                cmd="skills__subcmd__sync"
+                ;;
             skills,update)
                 cmd="skills__subcmd__update"
+                ;;
+            skills,upgrade)
+                cmd="skills__subcmd__update"
+                ;;
+            skills,use)
+                cmd="skills__subcmd__use"
                 ;;
             skills__subcmd__help,add)
                 cmd="skills__subcmd__help__subcmd__add"
@@ -106,8 +130,14 @@ _skills() {
             skills__subcmd__help,serve)
                 cmd="skills__subcmd__help__subcmd__serve"
                 ;;
+            skills__subcmd__help,sync)
+                cmd="skills__subcmd__help__subcmd__sync"
+                ;;
             skills__subcmd__help,update)
                 cmd="skills__subcmd__help__subcmd__update"
+                ;;
+            skills__subcmd__help,use)
+                cmd="skills__subcmd__help__subcmd__use"
                 ;;
             *)
                 ;;
@@ -116,7 +146,7 @@ _skills() {
 
     case "${cmd}" in
         skills)
-            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version add a remove rm list ls find install check update manifest lint init prompt serve completions help"
+            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version add a remove rm r list ls find search f s install i check update upgrade use sync manifest lint init prompt serve completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -134,7 +164,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__add)
-            opts="-s -a -g -y -l -q -v -h -V --skill --agent --global --copy --yes --all --list --dry-run --force --full-depth --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
+            opts="-s -a -g -y -l -q -v -h -V --skill --agent --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -153,6 +183,14 @@ _skills() {
                     return 0
                     ;;
                 -a)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --subagent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --metadata)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -270,7 +308,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help)
-            opts="add remove list find install check update manifest lint init prompt serve completions help"
+            opts="add remove list find install check update use sync manifest lint init prompt serve completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -465,7 +503,35 @@ _skills() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skills__subcmd__help__subcmd__sync)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skills__subcmd__help__subcmd__update)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__use)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -498,12 +564,36 @@ _skills() {
             return 0
             ;;
         skills__subcmd__install)
-            opts="-g -q -v -h -V --frozen --global --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
+            opts="-s -a -g -y -l -q -v -h -V --frozen --skill --agent --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --skill)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -a)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --subagent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --metadata)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-file-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -684,12 +774,20 @@ _skills() {
             return 0
             ;;
         skills__subcmd__remove)
-            opts="-a -g -y -q -v -h -V --all --agent --global --yes --dry-run --json --quiet --verbose --color --no-progress --help --version"
+            opts="-s -a -g -y -q -v -h -V --skill --all --agent --global --yes --dry-run --json --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --skill)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -739,13 +837,101 @@ _skills() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        skills__subcmd__update)
-            opts="-g -q -v -h -V --global --force --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
+        skills__subcmd__sync)
+            opts="-a -y -r -q -v -h -V --agent --yes --copy --dry-run --no-cleanup --no-remote --recursive --include --exclude --json --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -a)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__update)
+            opts="-g -p -y -q -v -h -V --global --project --yes --force --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-file-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-skill-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-files)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-download-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extracted-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__use)
+            opts="-s -a -q -v -h -V --skill --agent --full-depth --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --skill)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -a)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-file-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -36,12 +36,20 @@ complete -c skills -n "__fish_skills_needs_command" -f -a "add" -d 'Install skil
 complete -c skills -n "__fish_skills_needs_command" -f -a "a" -d 'Install skills from a repository, URL or folder into agent dirs'
 complete -c skills -n "__fish_skills_needs_command" -f -a "remove" -d 'Remove installed skills and their lock entries'
 complete -c skills -n "__fish_skills_needs_command" -f -a "rm" -d 'Remove installed skills and their lock entries'
+complete -c skills -n "__fish_skills_needs_command" -f -a "r" -d 'Remove installed skills and their lock entries'
 complete -c skills -n "__fish_skills_needs_command" -f -a "list" -d 'List installed skills: name, agents, source, path'
 complete -c skills -n "__fish_skills_needs_command" -f -a "ls" -d 'List installed skills: name, agents, source, path'
 complete -c skills -n "__fish_skills_needs_command" -f -a "find" -d 'Search the skills.sh directory'
-complete -c skills -n "__fish_skills_needs_command" -f -a "install" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
+complete -c skills -n "__fish_skills_needs_command" -f -a "search" -d 'Search the skills.sh directory'
+complete -c skills -n "__fish_skills_needs_command" -f -a "f" -d 'Search the skills.sh directory'
+complete -c skills -n "__fish_skills_needs_command" -f -a "s" -d 'Search the skills.sh directory'
+complete -c skills -n "__fish_skills_needs_command" -f -a "install" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`); with a SOURCE, the same as `skills add SOURCE`'
+complete -c skills -n "__fish_skills_needs_command" -f -a "i" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`); with a SOURCE, the same as `skills add SOURCE`'
 complete -c skills -n "__fish_skills_needs_command" -f -a "check" -d 'Read-only: which locked skills have upstream changes'
 complete -c skills -n "__fish_skills_needs_command" -f -a "update" -d 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
+complete -c skills -n "__fish_skills_needs_command" -f -a "upgrade" -d 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
+complete -c skills -n "__fish_skills_needs_command" -f -a "use" -d 'Print the activation prompt of one skill of a source, without installing it'
+complete -c skills -n "__fish_skills_needs_command" -f -a "sync" -d 'Install the skills that packages in `node_modules` ship into agent dirs'
 complete -c skills -n "__fish_skills_needs_command" -f -a "manifest" -d 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
 complete -c skills -n "__fish_skills_needs_command" -f -a "lint" -d 'Validate skills: the open spec, portability, quality, size and security'
 complete -c skills -n "__fish_skills_needs_command" -f -a "init" -d 'Create a new skill that passes `skills lint --strict`'
@@ -51,6 +59,8 @@ complete -c skills -n "__fish_skills_needs_command" -f -a "completions" -d 'Prin
 complete -c skills -n "__fish_skills_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c skills -n "__fish_skills_using_subcommand add" -s s -l skill -d 'Skills to install (repeatable, or comma-separated; `*` for all)' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -s a -l agent -d 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]' -r
+complete -c skills -n "__fish_skills_using_subcommand add" -l subagent -d 'Eve subagents to install for (`agent/subagents/NAME/skills`; `root` for `agent/skills`)' -r
+complete -c skills -n "__fish_skills_using_subcommand add" -l metadata -d 'Accepted for `npx skills` scripts and ignored: it only feeds telemetry, and `skills` sends none (the value must still be JSON)' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l max-file-size -d 'Largest file a skill may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l max-skill-size -d 'Largest total size of a skill' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
@@ -59,7 +69,7 @@ complete -c skills -n "__fish_skills_using_subcommand add" -l max-extracted-size
 complete -c skills -n "__fish_skills_using_subcommand add" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c skills -n "__fish_skills_using_subcommand add" -s g -l global -d 'Install for the user (`~/.agents/skills`, …) instead of the project'
+complete -c skills -n "__fish_skills_using_subcommand add" -s g -l global -d 'Work on the user\'s skills (`~/.agents/skills`, …) instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand add" -l copy -d 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks'
 complete -c skills -n "__fish_skills_using_subcommand add" -s y -l yes -d 'Do not ask for confirmation'
 complete -c skills -n "__fish_skills_using_subcommand add" -l all -d 'Shorthand for `--skill \'*\' --agent \'*\' --yes`'
@@ -75,6 +85,8 @@ complete -c skills -n "__fish_skills_using_subcommand add" -s h -l help -d 'Prin
 complete -c skills -n "__fish_skills_using_subcommand add" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand a" -s s -l skill -d 'Skills to install (repeatable, or comma-separated; `*` for all)' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -s a -l agent -d 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]' -r
+complete -c skills -n "__fish_skills_using_subcommand a" -l subagent -d 'Eve subagents to install for (`agent/subagents/NAME/skills`; `root` for `agent/skills`)' -r
+complete -c skills -n "__fish_skills_using_subcommand a" -l metadata -d 'Accepted for `npx skills` scripts and ignored: it only feeds telemetry, and `skills` sends none (the value must still be JSON)' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -l max-file-size -d 'Largest file a skill may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -l max-skill-size -d 'Largest total size of a skill' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
@@ -83,7 +95,7 @@ complete -c skills -n "__fish_skills_using_subcommand a" -l max-extracted-size -
 complete -c skills -n "__fish_skills_using_subcommand a" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c skills -n "__fish_skills_using_subcommand a" -s g -l global -d 'Install for the user (`~/.agents/skills`, …) instead of the project'
+complete -c skills -n "__fish_skills_using_subcommand a" -s g -l global -d 'Work on the user\'s skills (`~/.agents/skills`, …) instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand a" -l copy -d 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks'
 complete -c skills -n "__fish_skills_using_subcommand a" -s y -l yes -d 'Do not ask for confirmation'
 complete -c skills -n "__fish_skills_using_subcommand a" -l all -d 'Shorthand for `--skill \'*\' --agent \'*\' --yes`'
@@ -97,11 +109,12 @@ complete -c skills -n "__fish_skills_using_subcommand a" -s v -l verbose -d 'Pri
 complete -c skills -n "__fish_skills_using_subcommand a" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand a" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skills -n "__fish_skills_using_subcommand a" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand remove" -s s -l skill -d 'Skills to remove, as with NAME (repeatable, or comma-separated; `*` for all)' -r
 complete -c skills -n "__fish_skills_using_subcommand remove" -s a -l agent -d 'Remove only from these agents (repeatable, or comma-separated)' -r
 complete -c skills -n "__fish_skills_using_subcommand remove" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c skills -n "__fish_skills_using_subcommand remove" -l all -d 'Remove every installed skill'
+complete -c skills -n "__fish_skills_using_subcommand remove" -l all -d 'Remove every installed skill (implies `--yes`)'
 complete -c skills -n "__fish_skills_using_subcommand remove" -s g -l global -d 'Remove from the user\'s dirs instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand remove" -s y -l yes -d 'Do not ask for confirmation'
 complete -c skills -n "__fish_skills_using_subcommand remove" -l dry-run -d 'Print what would be removed, and remove nothing'
@@ -111,11 +124,12 @@ complete -c skills -n "__fish_skills_using_subcommand remove" -s v -l verbose -d
 complete -c skills -n "__fish_skills_using_subcommand remove" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand remove" -s h -l help -d 'Print help'
 complete -c skills -n "__fish_skills_using_subcommand remove" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand rm" -s s -l skill -d 'Skills to remove, as with NAME (repeatable, or comma-separated; `*` for all)' -r
 complete -c skills -n "__fish_skills_using_subcommand rm" -s a -l agent -d 'Remove only from these agents (repeatable, or comma-separated)' -r
 complete -c skills -n "__fish_skills_using_subcommand rm" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c skills -n "__fish_skills_using_subcommand rm" -l all -d 'Remove every installed skill'
+complete -c skills -n "__fish_skills_using_subcommand rm" -l all -d 'Remove every installed skill (implies `--yes`)'
 complete -c skills -n "__fish_skills_using_subcommand rm" -s g -l global -d 'Remove from the user\'s dirs instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand rm" -s y -l yes -d 'Do not ask for confirmation'
 complete -c skills -n "__fish_skills_using_subcommand rm" -l dry-run -d 'Print what would be removed, and remove nothing'
@@ -125,7 +139,22 @@ complete -c skills -n "__fish_skills_using_subcommand rm" -s v -l verbose -d 'Pr
 complete -c skills -n "__fish_skills_using_subcommand rm" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c skills -n "__fish_skills_using_subcommand rm" -s V -l version -d 'Print version'
-complete -c skills -n "__fish_skills_using_subcommand list" -s a -l agent -d 'Only skills installed for this agent (an id such as `claude-code`; repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand r" -s s -l skill -d 'Skills to remove, as with NAME (repeatable, or comma-separated; `*` for all)' -r
+complete -c skills -n "__fish_skills_using_subcommand r" -s a -l agent -d 'Remove only from these agents (repeatable, or comma-separated)' -r
+complete -c skills -n "__fish_skills_using_subcommand r" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand r" -l all -d 'Remove every installed skill (implies `--yes`)'
+complete -c skills -n "__fish_skills_using_subcommand r" -s g -l global -d 'Remove from the user\'s dirs instead of the project\'s'
+complete -c skills -n "__fish_skills_using_subcommand r" -s y -l yes -d 'Do not ask for confirmation'
+complete -c skills -n "__fish_skills_using_subcommand r" -l dry-run -d 'Print what would be removed, and remove nothing'
+complete -c skills -n "__fish_skills_using_subcommand r" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand r" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand r" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand r" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand r" -s h -l help -d 'Print help'
+complete -c skills -n "__fish_skills_using_subcommand r" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand list" -s a -l agent -d 'Only skills these agents read, by id (`-a claude-code codex`, repeatable, or comma-separated)' -r
 complete -c skills -n "__fish_skills_using_subcommand list" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -136,7 +165,7 @@ complete -c skills -n "__fish_skills_using_subcommand list" -s v -l verbose -d '
 complete -c skills -n "__fish_skills_using_subcommand list" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand list" -s h -l help -d 'Print help'
 complete -c skills -n "__fish_skills_using_subcommand list" -s V -l version -d 'Print version'
-complete -c skills -n "__fish_skills_using_subcommand ls" -s a -l agent -d 'Only skills installed for this agent (an id such as `claude-code`; repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand ls" -s a -l agent -d 'Only skills these agents read, by id (`-a claude-code codex`, repeatable, or comma-separated)' -r
 complete -c skills -n "__fish_skills_using_subcommand ls" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -158,6 +187,43 @@ complete -c skills -n "__fish_skills_using_subcommand find" -s v -l verbose -d '
 complete -c skills -n "__fish_skills_using_subcommand find" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand find" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skills -n "__fish_skills_using_subcommand find" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand search" -l owner -d 'Only skills of this GitHub owner' -r
+complete -c skills -n "__fish_skills_using_subcommand search" -l limit -d 'Most results' -r
+complete -c skills -n "__fish_skills_using_subcommand search" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand search" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand search" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand search" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand search" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c skills -n "__fish_skills_using_subcommand search" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand f" -l owner -d 'Only skills of this GitHub owner' -r
+complete -c skills -n "__fish_skills_using_subcommand f" -l limit -d 'Most results' -r
+complete -c skills -n "__fish_skills_using_subcommand f" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand f" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand f" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand f" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand f" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand f" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c skills -n "__fish_skills_using_subcommand f" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand s" -l owner -d 'Only skills of this GitHub owner' -r
+complete -c skills -n "__fish_skills_using_subcommand s" -l limit -d 'Most results' -r
+complete -c skills -n "__fish_skills_using_subcommand s" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand s" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand s" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand s" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand s" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand s" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c skills -n "__fish_skills_using_subcommand s" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand install" -s s -l skill -d 'Skills to install (repeatable, or comma-separated; `*` for all)' -r
+complete -c skills -n "__fish_skills_using_subcommand install" -s a -l agent -d 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]' -r
+complete -c skills -n "__fish_skills_using_subcommand install" -l subagent -d 'Eve subagents to install for (`agent/subagents/NAME/skills`; `root` for `agent/skills`)' -r
+complete -c skills -n "__fish_skills_using_subcommand install" -l metadata -d 'Accepted for `npx skills` scripts and ignored: it only feeds telemetry, and `skills` sends none (the value must still be JSON)' -r
 complete -c skills -n "__fish_skills_using_subcommand install" -l max-file-size -d 'Largest file a skill may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand install" -l max-skill-size -d 'Largest total size of a skill' -r
 complete -c skills -n "__fish_skills_using_subcommand install" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
@@ -167,13 +233,47 @@ complete -c skills -n "__fish_skills_using_subcommand install" -l color -d 'When
 always\t''
 never\t''"
 complete -c skills -n "__fish_skills_using_subcommand install" -l frozen -d 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked'
-complete -c skills -n "__fish_skills_using_subcommand install" -s g -l global -d 'Restore the user\'s skills (`~/.agents/.skill-lock.json`) instead of the project\'s'
+complete -c skills -n "__fish_skills_using_subcommand install" -s g -l global -d 'Work on the user\'s skills (`~/.agents/skills`, …) instead of the project\'s'
+complete -c skills -n "__fish_skills_using_subcommand install" -l copy -d 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks'
+complete -c skills -n "__fish_skills_using_subcommand install" -s y -l yes -d 'Do not ask for confirmation'
+complete -c skills -n "__fish_skills_using_subcommand install" -l all -d 'Shorthand for `--skill \'*\' --agent \'*\' --yes`'
+complete -c skills -n "__fish_skills_using_subcommand install" -s l -l list -d 'List the skills the source offers and install nothing'
+complete -c skills -n "__fish_skills_using_subcommand install" -l dry-run -d 'Print what would be installed where, and install nothing'
+complete -c skills -n "__fish_skills_using_subcommand install" -l force -d 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)'
+complete -c skills -n "__fish_skills_using_subcommand install" -l full-depth -d 'Search the whole source even when its root is a skill'
 complete -c skills -n "__fish_skills_using_subcommand install" -l json -d 'Print one JSON document (`"version": 1`)'
 complete -c skills -n "__fish_skills_using_subcommand install" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand install" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand install" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skills -n "__fish_skills_using_subcommand install" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand i" -s s -l skill -d 'Skills to install (repeatable, or comma-separated; `*` for all)' -r
+complete -c skills -n "__fish_skills_using_subcommand i" -s a -l agent -d 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]' -r
+complete -c skills -n "__fish_skills_using_subcommand i" -l subagent -d 'Eve subagents to install for (`agent/subagents/NAME/skills`; `root` for `agent/skills`)' -r
+complete -c skills -n "__fish_skills_using_subcommand i" -l metadata -d 'Accepted for `npx skills` scripts and ignored: it only feeds telemetry, and `skills` sends none (the value must still be JSON)' -r
+complete -c skills -n "__fish_skills_using_subcommand i" -l max-file-size -d 'Largest file a skill may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand i" -l max-skill-size -d 'Largest total size of a skill' -r
+complete -c skills -n "__fish_skills_using_subcommand i" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand i" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
+complete -c skills -n "__fish_skills_using_subcommand i" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand i" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand i" -l frozen -d 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked'
+complete -c skills -n "__fish_skills_using_subcommand i" -s g -l global -d 'Work on the user\'s skills (`~/.agents/skills`, …) instead of the project\'s'
+complete -c skills -n "__fish_skills_using_subcommand i" -l copy -d 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks'
+complete -c skills -n "__fish_skills_using_subcommand i" -s y -l yes -d 'Do not ask for confirmation'
+complete -c skills -n "__fish_skills_using_subcommand i" -l all -d 'Shorthand for `--skill \'*\' --agent \'*\' --yes`'
+complete -c skills -n "__fish_skills_using_subcommand i" -s l -l list -d 'List the skills the source offers and install nothing'
+complete -c skills -n "__fish_skills_using_subcommand i" -l dry-run -d 'Print what would be installed where, and install nothing'
+complete -c skills -n "__fish_skills_using_subcommand i" -l force -d 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)'
+complete -c skills -n "__fish_skills_using_subcommand i" -l full-depth -d 'Search the whole source even when its root is a skill'
+complete -c skills -n "__fish_skills_using_subcommand i" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand i" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand i" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand i" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand i" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c skills -n "__fish_skills_using_subcommand i" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand check" -l max-file-size -d 'Largest file a skill may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand check" -l max-skill-size -d 'Largest total size of a skill' -r
 complete -c skills -n "__fish_skills_using_subcommand check" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
@@ -198,7 +298,9 @@ complete -c skills -n "__fish_skills_using_subcommand update" -l max-extracted-s
 complete -c skills -n "__fish_skills_using_subcommand update" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c skills -n "__fish_skills_using_subcommand update" -s g -l global -d 'Update the user\'s skills instead of the project\'s'
+complete -c skills -n "__fish_skills_using_subcommand update" -s g -l global -d 'Update the user\'s skills [default: the project\'s when it has skills, else the user\'s]'
+complete -c skills -n "__fish_skills_using_subcommand update" -s p -l project -d 'Update the project\'s skills (with `--global`: both)'
+complete -c skills -n "__fish_skills_using_subcommand update" -s y -l yes -d 'Accepted for `npx skills` scripts: `skills update` never asks'
 complete -c skills -n "__fish_skills_using_subcommand update" -l force -d 'Replace installed copies that were edited since they were installed'
 complete -c skills -n "__fish_skills_using_subcommand update" -l json -d 'Print one JSON document (`"version": 1`)'
 complete -c skills -n "__fish_skills_using_subcommand update" -s q -l quiet -d 'Print only data and errors'
@@ -206,6 +308,59 @@ complete -c skills -n "__fish_skills_using_subcommand update" -s v -l verbose -d
 complete -c skills -n "__fish_skills_using_subcommand update" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand update" -s h -l help -d 'Print help'
 complete -c skills -n "__fish_skills_using_subcommand update" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -l max-file-size -d 'Largest file a skill may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -l max-skill-size -d 'Largest total size of a skill' -r
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -s g -l global -d 'Update the user\'s skills [default: the project\'s when it has skills, else the user\'s]'
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -s p -l project -d 'Update the project\'s skills (with `--global`: both)'
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -s y -l yes -d 'Accepted for `npx skills` scripts: `skills update` never asks'
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -l force -d 'Replace installed copies that were edited since they were installed'
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -s h -l help -d 'Print help'
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand use" -s s -l skill -d 'The skill to use, when the source has several' -r
+complete -c skills -n "__fish_skills_using_subcommand use" -s a -l agent -d 'Start this agent with the prompt instead of printing it (`claude-code`, `codex`, `sarvam-code`)' -r
+complete -c skills -n "__fish_skills_using_subcommand use" -l max-file-size -d 'Largest file a skill may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand use" -l max-skill-size -d 'Largest total size of a skill' -r
+complete -c skills -n "__fish_skills_using_subcommand use" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand use" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
+complete -c skills -n "__fish_skills_using_subcommand use" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand use" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand use" -l full-depth -d 'Search the whole source even when its root is a skill'
+complete -c skills -n "__fish_skills_using_subcommand use" -l json -d 'Print one JSON document (`"version": 1`) with the prompt and the skill\'s folder'
+complete -c skills -n "__fish_skills_using_subcommand use" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand use" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand use" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand use" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c skills -n "__fish_skills_using_subcommand use" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand sync" -s a -l agent -d 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]' -r
+complete -c skills -n "__fish_skills_using_subcommand sync" -l include -d 'Only these packages (`pkg`) or skills (`pkg#skill`); globs allowed (repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand sync" -l exclude -d 'Leave out these packages (`pkg`) or skills (`pkg#skill`); globs allowed (repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand sync" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand sync" -s y -l yes -d 'Do not ask for confirmation'
+complete -c skills -n "__fish_skills_using_subcommand sync" -l copy -d 'Copy the skills instead of linking them into `node_modules`'
+complete -c skills -n "__fish_skills_using_subcommand sync" -l dry-run -d 'Print what would change, and change nothing'
+complete -c skills -n "__fish_skills_using_subcommand sync" -l no-cleanup -d 'Keep skills that no package ships any more'
+complete -c skills -n "__fish_skills_using_subcommand sync" -l no-remote -d 'Accepted for `npx skills` scripts: git sources in a `skills` field are reported, not fetched (use `skills add` for them)'
+complete -c skills -n "__fish_skills_using_subcommand sync" -s r -l recursive -d 'Also read the workspace packages (`workspaces` in package.json) and their dependencies'
+complete -c skills -n "__fish_skills_using_subcommand sync" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand sync" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand sync" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand sync" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c skills -n "__fish_skills_using_subcommand sync" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand manifest" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -294,17 +449,19 @@ complete -c skills -n "__fish_skills_using_subcommand completions" -s v -l verbo
 complete -c skills -n "__fish_skills_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c skills -n "__fish_skills_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "add" -d 'Install skills from a repository, URL or folder into agent dirs'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "remove" -d 'Remove installed skills and their lock entries'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "list" -d 'List installed skills: name, agents, source, path'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "find" -d 'Search the skills.sh directory'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "install" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "check" -d 'Read-only: which locked skills have upstream changes'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "update" -d 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "manifest" -d 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "lint" -d 'Validate skills: the open spec, portability, quality, size and security'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "init" -d 'Create a new skill that passes `skills lint --strict`'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "prompt" -d 'Print the `<available_skills>` block (or one skill\'s activation block) for a system prompt'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "serve" -d 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update manifest lint init prompt serve completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "add" -d 'Install skills from a repository, URL or folder into agent dirs'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "remove" -d 'Remove installed skills and their lock entries'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "list" -d 'List installed skills: name, agents, source, path'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "find" -d 'Search the skills.sh directory'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "install" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`); with a SOURCE, the same as `skills add SOURCE`'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "check" -d 'Read-only: which locked skills have upstream changes'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "update" -d 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "use" -d 'Print the activation prompt of one skill of a source, without installing it'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "sync" -d 'Install the skills that packages in `node_modules` ship into agent dirs'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "manifest" -d 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "lint" -d 'Validate skills: the open spec, portability, quality, size and security'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "init" -d 'Create a new skill that passes `skills lint --strict`'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "prompt" -d 'Print the `<available_skills>` block (or one skill\'s activation block) for a system prompt'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "serve" -d 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -41,6 +41,10 @@ pub enum Detect {
 
 /// The canonical project directory every universal agent reads.
 pub const CANONICAL_DIR: &str = ".agents/skills";
+/// The id of Eve, whose subagents have skills dirs of their own (`agent/subagents/<name>/skills`).
+pub const EVE: &str = "eve";
+/// Where Eve keeps its subagents, in a project.
+pub const EVE_SUBAGENTS_DIR: &str = "agent/subagents";
 
 pub static AGENTS: &[Agent] = &[
     Agent {

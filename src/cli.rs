@@ -47,19 +47,28 @@ pub enum Command {
     #[command(visible_alias = "a")]
     Add(AddArgs),
     /// Remove installed skills and their lock entries
-    #[command(visible_alias = "rm")]
+    #[command(visible_aliases = ["rm", "r"])]
     Remove(RemoveArgs),
     /// List installed skills: name, agents, source, path
     #[command(visible_alias = "ls")]
     List(ListArgs),
     /// Search the skills.sh directory
+    #[command(visible_aliases = ["search", "f", "s"])]
     Find(FindArgs),
-    /// Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`)
+    /// Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`);
+    /// with a SOURCE, the same as `skills add SOURCE`
+    #[command(visible_alias = "i", alias = "experimental_install")]
     Install(InstallArgs),
     /// Read-only: which locked skills have upstream changes
     Check(CheckArgs),
     /// Apply upstream changes to locked skills, keeping their agents and copy/symlink mode
+    #[command(visible_alias = "upgrade")]
     Update(UpdateArgs),
+    /// Print the activation prompt of one skill of a source, without installing it
+    Use(UseArgs),
+    /// Install the skills that packages in `node_modules` ship into agent dirs
+    #[command(alias = "experimental_sync")]
+    Sync(SyncArgs),
     /// Record (or verify) the files and hashes of every installed skill in `skills-lock.json`
     Manifest(ManifestArgs),
     /// Validate skills: the open spec, portability, quality, size and security
@@ -198,8 +207,9 @@ pub struct ListArgs {
     /// List the user's skills (`~/.agents/skills`, `~/.claude/skills`, …) instead of the project's
     #[arg(short, long)]
     pub global: bool,
-    /// Only skills installed for this agent (an id such as `claude-code`; repeatable)
-    #[arg(short, long = "agent", value_name = "AGENT")]
+    /// Only skills these agents read, by id (`-a claude-code codex`, repeatable, or
+    /// comma-separated)
+    #[arg(short, long = "agent", value_name = "AGENT", num_args = 1.., value_delimiter = ',')]
     pub agents: Vec<String>,
     /// Print one JSON document (`"version": 1`)
     #[arg(long)]
@@ -239,7 +249,13 @@ pub struct AddArgs {
     /// Where the skills are (see the forms below)
     #[arg(value_name = "SOURCE")]
     pub source: Option<String>,
+    #[command(flatten)]
+    pub options: AddOptions,
+}
 
+/// What `add` (and `install SOURCE`) does with a source.
+#[derive(Debug, Clone, Args)]
+pub struct AddOptions {
     /// Skills to install (repeatable, or comma-separated; `*` for all)
     #[arg(short, long = "skill", value_name = "NAME", num_args = 1.., value_delimiter = ',')]
     pub skills: Vec<String>,
@@ -247,7 +263,10 @@ pub struct AddArgs {
     /// agents whose dirs exist in the project, plus `.agents/skills`]
     #[arg(short, long = "agent", value_name = "AGENT", num_args = 1.., value_delimiter = ',')]
     pub agents: Vec<String>,
-    /// Install for the user (`~/.agents/skills`, …) instead of the project
+    /// Eve subagents to install for (`agent/subagents/NAME/skills`; `root` for `agent/skills`)
+    #[arg(long = "subagent", value_name = "NAME", num_args = 1.., value_delimiter = ',')]
+    pub subagents: Vec<String>,
+    /// Work on the user's skills (`~/.agents/skills`, …) instead of the project's
     #[arg(short, long)]
     pub global: bool,
     /// Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks
@@ -271,6 +290,10 @@ pub struct AddArgs {
     /// Search the whole source even when its root is a skill
     #[arg(long)]
     pub full_depth: bool,
+    /// Accepted for `npx skills` scripts and ignored: it only feeds telemetry, and `skills`
+    /// sends none (the value must still be JSON)
+    #[arg(long, value_name = "JSON", value_parser = parse_json)]
+    pub metadata: Option<String>,
     /// Print one JSON document (`"version": 1`)
     #[arg(long)]
     pub json: bool,
@@ -300,11 +323,14 @@ pub struct ServeArgs {
 
 #[derive(Debug, Args)]
 pub struct RemoveArgs {
-    /// Skills to remove, by name, or every skill of a source (`owner/repo`)
+    /// Skills to remove, by name (any case), or every skill of a source (`owner/repo`)
     #[arg(value_name = "NAME")]
     pub names: Vec<String>,
-    /// Remove every installed skill
-    #[arg(long, conflicts_with = "names")]
+    /// Skills to remove, as with NAME (repeatable, or comma-separated; `*` for all)
+    #[arg(short, long = "skill", value_name = "NAME", num_args = 1.., value_delimiter = ',')]
+    pub skills: Vec<String>,
+    /// Remove every installed skill (implies `--yes`)
+    #[arg(long, conflicts_with_all = ["names", "skills"])]
     pub all: bool,
     /// Remove only from these agents (repeatable, or comma-separated)
     #[arg(short, long = "agent", value_name = "AGENT", num_args = 1.., value_delimiter = ',')]
@@ -328,20 +354,19 @@ pub struct RemoveArgs {
     after_long_help = "Every skill is fetched at the `commit` the lock records (entries without one, \
 as the reference installer writes them, at their `ref`), checked against its `computedHash` (and `files`), \
 and placed for the recorded agents in the recorded mode. Skills already in place are left alone.\n\n\
-In CI:\n  skills install --frozen && skills manifest --check"
+In CI:\n  skills install --frozen && skills manifest --check\n\n\
+With a SOURCE, `skills install` (and `skills i`) is `skills add SOURCE`, as in `npx skills`; the options \
+other than `--global`, `--json` and the limits only apply then."
 )]
 pub struct InstallArgs {
+    /// Install from this source, exactly as `skills add SOURCE` [default: restore the lock]
+    #[arg(value_name = "SOURCE")]
+    pub source: Option<String>,
     /// Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked
-    #[arg(long)]
+    #[arg(long, conflicts_with = "source")]
     pub frozen: bool,
-    /// Restore the user's skills (`~/.agents/.skill-lock.json`) instead of the project's
-    #[arg(short, long)]
-    pub global: bool,
-    /// Print one JSON document (`"version": 1`)
-    #[arg(long)]
-    pub json: bool,
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub options: AddOptions,
 }
 
 #[derive(Debug, Args)]
@@ -373,9 +398,15 @@ pub struct UpdateArgs {
     /// Skills to update [default: every locked skill with an update]
     #[arg(value_name = "NAME")]
     pub names: Vec<String>,
-    /// Update the user's skills instead of the project's
+    /// Update the user's skills [default: the project's when it has skills, else the user's]
     #[arg(short, long)]
     pub global: bool,
+    /// Update the project's skills (with `--global`: both)
+    #[arg(short, long)]
+    pub project: bool,
+    /// Accepted for `npx skills` scripts: `skills update` never asks
+    #[arg(short, long)]
+    pub yes: bool,
     /// Replace installed copies that were edited since they were installed
     #[arg(long)]
     pub force: bool,
@@ -428,6 +459,80 @@ pub struct FindArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    after_long_help = "The skill is read from the source (any form `skills add` takes) and written \
+to the cache, never into agent dirs; the prompt names that folder, so its scripts and references \
+can be read.\n\nExamples:\n  skills use owner/repo@pdf | claude\n  \
+skills use ./my-skills --skill pdf\n  skills use owner/repo@pdf --agent claude-code"
+)]
+pub struct UseArgs {
+    /// Where the skill is: `SOURCE@SKILL`, or any source with `--skill`
+    #[arg(value_name = "SOURCE")]
+    pub source: String,
+    /// The skill to use, when the source has several
+    #[arg(short, long, value_name = "NAME")]
+    pub skill: Option<String>,
+    /// Start this agent with the prompt instead of printing it (`claude-code`, `codex`,
+    /// `sarvam-code`)
+    #[arg(short, long, value_name = "AGENT")]
+    pub agent: Option<String>,
+    /// Search the whole source even when its root is a skill
+    #[arg(long)]
+    pub full_depth: bool,
+    /// Print one JSON document (`"version": 1`) with the prompt and the skill's folder
+    #[arg(long, conflicts_with = "agent")]
+    pub json: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Reads the `dependencies`, `devDependencies`, `optionalDependencies` and \
+`peerDependencies` of `./package.json` (and its `\"skills\": [\"npm:pkg\"]` entries), finds each \
+package in `node_modules`, and installs the skills it ships: a root `SKILL.md`, or \
+`skills/<name>/SKILL.md` and `dist/skills/<name>/SKILL.md`. `.agents/skills/<name>` links into the \
+package (so it follows `npm update`), other agent dirs link to it; `--copy` copies instead. Skills \
+are recorded in `skills-lock.json` as `sourceType: \"node_modules\"`; a skill no package ships any \
+more is removed, and skills installed with `skills add` are never touched.\n\nIn package.json:\n  \
+\"scripts\": {\"prepare\": \"skills sync -y\"}"
+)]
+pub struct SyncArgs {
+    /// Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the
+    /// agents whose dirs exist in the project, plus `.agents/skills`]
+    #[arg(short, long = "agent", value_name = "AGENT", num_args = 1.., value_delimiter = ',')]
+    pub agents: Vec<String>,
+    /// Do not ask for confirmation
+    #[arg(short, long)]
+    pub yes: bool,
+    /// Copy the skills instead of linking them into `node_modules`
+    #[arg(long)]
+    pub copy: bool,
+    /// Print what would change, and change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Keep skills that no package ships any more
+    #[arg(long)]
+    pub no_cleanup: bool,
+    /// Accepted for `npx skills` scripts: git sources in a `skills` field are reported, not
+    /// fetched (use `skills add` for them)
+    #[arg(long)]
+    pub no_remote: bool,
+    /// Also read the workspace packages (`workspaces` in package.json) and their dependencies
+    #[arg(short, long)]
+    pub recursive: bool,
+    /// Only these packages (`pkg`) or skills (`pkg#skill`); globs allowed (repeatable)
+    #[arg(long, value_name = "PATTERN", num_args = 1..)]
+    pub include: Vec<String>,
+    /// Leave out these packages (`pkg`) or skills (`pkg#skill`); globs allowed (repeatable)
+    #[arg(long, value_name = "PATTERN", num_args = 1..)]
+    pub exclude: Vec<String>,
+    /// Print one JSON document (`"version": 1`)
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct InitArgs {
     /// Name of the new skill: creates `NAME/SKILL.md` [default: `./SKILL.md` named after the
     /// current folder]
@@ -440,6 +545,13 @@ pub struct CompletionsArgs {
     /// The shell to print a completion script for
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+/// Checks that `text` is JSON (what `npx skills add --metadata` demands) and keeps it as given.
+pub fn parse_json(text: &str) -> Result<String, String> {
+    serde_json::from_str::<serde_json::Value>(text)
+        .map(|_| text.to_owned())
+        .map_err(|err| format!("not valid JSON: {err}"))
 }
 
 /// Parses `1MiB`, `512KiB`, `2MB`, `10k`, `4096` into bytes.

@@ -23,6 +23,13 @@ pub const SKILLS_HTTP_TIMEOUT: &str = "SKILLS_HTTP_TIMEOUT";
 /// Token for private GitHub repositories over HTTPS; `GH_TOKEN` is read too.
 pub const GITHUB_TOKEN: &str = "GITHUB_TOKEN";
 pub const GH_TOKEN: &str = "GH_TOKEN";
+/// GitHub Enterprise host (`ghe.example.com`, as `gh` reads it): `owner/repo` and URLs on that
+/// host are cloned from it, and GitHub tokens are sent to it.
+pub const GH_HOST: &str = "GH_HOST";
+/// The command git runs for ssh (`ssh -i key -o …`); honoured for `git@host:…` and `ssh://`
+/// sources. `GIT_SSH` (a program, no arguments) is read when it is not set.
+pub const GIT_SSH_COMMAND: &str = "GIT_SSH_COMMAND";
+pub const GIT_SSH: &str = "GIT_SSH";
 /// Shows `metadata.internal: true` skills in source listings, as in the reference installer.
 pub const INSTALL_INTERNAL_SKILLS: &str = "INSTALL_INTERNAL_SKILLS";
 /// Where the reference installer keeps its global lock (`$XDG_STATE_HOME/skills/.skill-lock.json`).

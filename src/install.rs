@@ -346,7 +346,7 @@ pub fn placements(
                 link: None,
             })
             .collect(),
-        InstallMode::Symlink => {
+        InstallMode::Symlink | InstallMode::Link => {
             let real = canonical.join(folder);
             let mut out = vec![Placement {
                 path: real.clone(),
@@ -361,6 +361,21 @@ pub fn placements(
             out
         }
     }
+}
+
+/// Where one skill goes in [`InstallMode::Link`]: `.agents/skills/<folder>` a symlink to the
+/// source folder `source` itself, the other dirs symlinks to that.
+pub fn link_placements(
+    folder: &str,
+    dirs: &[PathBuf],
+    canonical: &Path,
+    source: &Path,
+) -> Vec<Placement> {
+    let mut out = placements(folder, dirs, canonical, InstallMode::Link);
+    if let Some(first) = out.first_mut() {
+        first.link = Some(relative_path(canonical, source));
+    }
+    out
 }
 
 /// A placement written into a staging dir, waiting to be renamed into place.

@@ -65,6 +65,9 @@ pub enum SourceType {
     Git,
     Local,
     WellKnown,
+    /// A package in `node_modules` (`skills sync`); `source` is the package name.
+    #[serde(rename = "node_modules")]
+    NodeModules,
 }
 
 impl SourceType {
@@ -75,6 +78,7 @@ impl SourceType {
             SourceType::Git => "git",
             SourceType::Local => "local",
             SourceType::WellKnown => "well-known",
+            SourceType::NodeModules => "node_modules",
         }
     }
 
@@ -85,6 +89,7 @@ impl SourceType {
             SourceType::Git,
             SourceType::Local,
             SourceType::WellKnown,
+            SourceType::NodeModules,
         ]
         .into_iter()
         .find(|t| t.as_str() == text)
@@ -99,6 +104,9 @@ pub enum InstallMode {
     Copy,
     /// One copy in `.agents/skills`, relative symlinks elsewhere.
     Symlink,
+    /// `.agents/skills/<name>` is a symlink to the source folder itself (a package in
+    /// `node_modules`, by `skills sync`), other dirs link to it.
+    Link,
 }
 
 impl InstallMode {
@@ -106,6 +114,7 @@ impl InstallMode {
         match self {
             InstallMode::Copy => "copy",
             InstallMode::Symlink => "symlink",
+            InstallMode::Link => "link",
         }
     }
 }
@@ -407,6 +416,7 @@ fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, String> {
         None => None,
         Some("copy") => Some(InstallMode::Copy),
         Some("symlink") => Some(InstallMode::Symlink),
+        Some("link") => Some(InstallMode::Link),
         Some(other) => return Err(format!("has an unknown `mode` `{other}`")),
     };
     if let Some(digest) = &entry.digest

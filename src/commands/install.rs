@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::locked::{self, Sources};
 use super::scope::{Scope, lock_error};
-use crate::cli::InstallArgs;
+use crate::cli::{AddOptions, InstallArgs};
 use crate::error::{Error, ExitStatus};
 use crate::install::Transaction;
 use crate::lock::{Guard, Lock, LockEntry};
@@ -26,8 +26,24 @@ enum Outcome {
 }
 
 pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
-    let scope = Scope::new(args.global)?;
-    let mut sources = Sources::new(&scope, &args.limits, printer.progress());
+    // `skills install SOURCE` (and `skills i SOURCE`) is `skills add SOURCE`, as in `npx skills`.
+    if let Some((source, options)) = super::add::split_source(args.source.as_ref(), &args.options) {
+        if args.frozen {
+            return Err(
+                Error::msg("`--frozen` restores the lock; it takes no source")
+                    .with_hint("`skills install --frozen`, or `skills add SOURCE` to add skills"),
+            );
+        }
+        return super::add::install_from(&source, &options, printer);
+    }
+    if let Some(flag) = add_only_flag(&args.options) {
+        return Err(Error::msg(format!(
+            "`{flag}` needs a source: `skills install` without one restores the lock"
+        ))
+        .with_hint("`skills install SOURCE {flag} …` (the same as `skills add`)"));
+    }
+    let scope = Scope::new(args.options.global)?;
+    let mut sources = Sources::new(&scope, &args.options.limits, printer.progress());
     let _guard = Guard::acquire(&scope.lock_path, sources.cache(), printer)
         .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
     let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())
@@ -61,7 +77,7 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let lock = (!args.frozen).then_some((&next, scope.lock_path.as_path()));
     super::scope::commit(transaction, lock, "restoring")?;
 
-    report(&outcomes, &failures, args.json, printer)?;
+    report(&outcomes, &failures, args.options.json, printer)?;
     if failures.is_empty() {
         Ok(ExitStatus::Success)
     } else {
@@ -71,6 +87,24 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         ));
         Ok(ExitStatus::Failure)
     }
+}
+
+/// The first option given that only `add` uses (restoring the lock has no use for it).
+fn add_only_flag(options: &AddOptions) -> Option<&'static str> {
+    [
+        (!options.skills.is_empty(), "--skill"),
+        (!options.agents.is_empty(), "--agent"),
+        (!options.subagents.is_empty(), "--subagent"),
+        (options.copy, "--copy"),
+        (options.all, "--all"),
+        (options.list, "--list"),
+        (options.dry_run, "--dry-run"),
+        (options.force, "--force"),
+        (options.full_depth, "--full-depth"),
+        (options.metadata.is_some(), "--metadata"),
+    ]
+    .into_iter()
+    .find_map(|(given, flag)| given.then_some(flag))
 }
 
 fn not_reproduced(failures: &[(String, String)], consequence: &str) -> Error {

@@ -5,31 +5,40 @@ use std::path::{Path, PathBuf};
 use comfy_table::Row;
 use serde::Serialize;
 
+use super::scope::Scope;
 use crate::agents::{self, AGENTS, Agent};
 use crate::cli::ListArgs;
 use crate::error::{Error, ExitStatus};
-use crate::index::{self, Entry, NameFilter, SkillIndex};
-use crate::lock::{Lock, PROJECT_LOCK};
+use crate::index::{Entry, NameFilter, SkillIndex};
+use crate::lock::{Lock, LockEntry, SourceType};
 use crate::output::Printer;
 
-/// One row of `skills list`; also its `--json` item.
+/// One row of `skills list`; also its `--json` item, which carries the fields of `npx skills
+/// list --json` (`name`, `path`, `scope`, `agents` as display names, `source`, `sourceUrl`,
+/// `sourceType`, null when the lock does not know the skill) and ours.
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Item {
     name: String,
-    description: String,
+    /// The skill's folder, absolute (symlinks not resolved).
     path: String,
-    /// Agent ids whose skills dir holds the skill (symlinks resolved).
-    agents: Vec<&'static str>,
     scope: &'static str,
-    source: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    agents: Vec<&'static str>,
+    source: Option<String>,
+    source_url: Option<String>,
     source_type: Option<&'static str>,
+    description: String,
+    /// Agent ids whose skills dir holds the skill (symlinks resolved).
+    agent_ids: Vec<&'static str>,
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
     git_ref: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     commit: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     shadowed_by: Option<String>,
+    /// The path shown in the table: relative to the project (`~/…` for the user's).
+    #[serde(skip)]
+    shown: String,
 }
 
 pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
@@ -39,34 +48,34 @@ pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
                 .with_hint("agent ids look like `claude-code`, `codex`, `cursor`, `sisu`"));
         }
     }
-    let cwd = super::current_dir()?;
-    let roots = if args.global {
-        index::global_roots()
-    } else {
-        index::project_roots(&cwd)
-    };
+    let scope = super::scope::Scope::new(args.global)?;
+    let cwd = scope.project.clone();
     let index = SkillIndex::build_with(
-        roots,
+        scope.roots(),
         &NameFilter::default(),
         crate::skill::Load::Frontmatter,
     )?;
-    let lock = if args.global {
-        None
-    } else {
-        Lock::read(&cwd.join(PROJECT_LOCK)).map_err(lock_error)?
-    };
-    let items: Vec<Item> = index
-        .entries
-        .iter()
-        .map(|entry| item(entry, &index, lock.as_ref(), &cwd, args.global))
-        .filter(|item| {
-            args.agents.is_empty()
-                || args
-                    .agents
-                    .iter()
-                    .any(|a| item.agents.contains(&a.as_str()))
-        })
-        .collect();
+    let lock = Some(scope.read_lock()?);
+    let mut items: Vec<Item> = Vec::new();
+    for entry in &index.entries {
+        // As the reference: a SKILL.md without a name and a description is not a skill.
+        if let Some(why) = unreadable(entry) {
+            printer.warn(format_args!(
+                "skipped `{}`: {why} (`skills lint` says more)",
+                shown(&entry.dir, &cwd)
+            ));
+            continue;
+        }
+        let item = item(entry, &index, lock.as_ref(), &scope);
+        let wanted = args.agents.is_empty()
+            || args
+                .agents
+                .iter()
+                .any(|a| item.agent_ids.contains(&a.as_str()));
+        if wanted {
+            items.push(item);
+        }
+    }
     if args.json {
         let mut text =
             serde_json::to_string_pretty(&serde_json::json!({"version": 1, "skills": items}))?;
@@ -90,37 +99,48 @@ pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     Ok(ExitStatus::Success)
 }
 
-fn lock_error(err: crate::lock::LockError) -> Error {
-    let hint = err.hint();
-    let error = Error::msg(err.to_string()).with_source(err);
-    match hint {
-        Some(hint) => error.with_hint(hint),
-        None => error,
+/// Why `entry` is not listed, if it is not.
+fn unreadable(entry: &Entry) -> Option<String> {
+    match &entry.skill {
+        Err(err) => Some(crate::error::one_line(err)),
+        Ok(skill) if skill.name().is_none() || skill.description().is_none() => {
+            Some("its SKILL.md has no frontmatter with a `name` and a `description`".into())
+        }
+        Ok(_) => None,
     }
 }
 
-fn item(entry: &Entry, index: &SkillIndex, lock: Option<&Lock>, cwd: &Path, global: bool) -> Item {
+fn item(entry: &Entry, index: &SkillIndex, lock: Option<&Lock>, scope: &Scope) -> Item {
     let name = entry.name();
     let description = entry
         .skill
         .as_ref()
         .ok()
         .and_then(crate::skill::Skill::description)
-        .unwrap_or_else(|| "(cannot be read; `skills lint` says why)".into());
-    let mut agents: Vec<&'static str> = Vec::new();
+        .unwrap_or_default();
+    let mut ids: Vec<&'static str> = Vec::new();
     for location in &entry.locations {
-        for agent in agents_of(location, cwd, global) {
-            if !agents.contains(&agent.id) {
-                agents.push(agent.id);
+        for agent in agents_of(location, scope) {
+            if !ids.contains(&agent.id) {
+                ids.push(agent.id);
             }
         }
     }
     let locked = lock.and_then(|lock| lock.skills.get(&name));
+    let cwd = &scope.project;
     Item {
-        path: shown(&entry.dir, cwd),
-        agents,
-        scope: if global { "global" } else { "project" },
-        source: locked.map_or_else(|| "local".to_owned(), |l| l.source.clone()),
+        path: entry.dir.display().to_string(),
+        shown: shown(&entry.dir, cwd),
+        agents: ids
+            .iter()
+            .filter_map(|id| agents::find(id))
+            .filter(|a| a.id != "universal")
+            .map(|a| a.display_name)
+            .collect(),
+        agent_ids: ids,
+        scope: if scope.global { "global" } else { "project" },
+        source: locked.map(|l| source(l, scope)),
+        source_url: locked.and_then(|l| l.source_url.clone()),
         source_type: locked.map(|l| l.source_type().as_str()),
         git_ref: locked.and_then(|l| l.git_ref.clone()),
         commit: locked.and_then(|l| l.commit.clone()),
@@ -133,19 +153,35 @@ fn item(entry: &Entry, index: &SkillIndex, lock: Option<&Lock>, cwd: &Path, glob
     }
 }
 
-/// Agents whose skills dir is the folder holding `location`.
-fn agents_of(location: &Path, cwd: &Path, global: bool) -> Vec<&'static Agent> {
+/// The source as the reference gives it: a local one as an absolute path (the lock keeps it
+/// relative to its own folder).
+fn source(entry: &LockEntry, scope: &Scope) -> String {
+    let env = crate::source::SourceEnv::from_env(scope.lock_dir());
+    match super::locked::upstream(entry, &scope.lock_dir(), &env) {
+        Ok(super::locked::Upstream::Folder(path)) if entry.source_type() == SourceType::Local => {
+            path.display().to_string()
+        }
+        _ => entry.source.clone(),
+    }
+}
+
+/// Agents that read the folder holding `location`: those whose skills dir it is, every
+/// universal agent for the canonical `.agents/skills` (in the user's scope too, as the
+/// reference), and Eve for its subagents' dirs.
+fn agents_of(location: &Path, scope: &Scope) -> Vec<&'static Agent> {
     let Some(parent) = location.parent() else {
         return Vec::new();
     };
+    let subagent = scope.subagent_dirs().iter().any(|d| d == parent);
     AGENTS
         .iter()
         .filter(|agent| {
-            if global {
-                agent.global_path().is_some_and(|dir| dir == parent)
-            } else {
-                cwd.join(agent.project_dir) == parent
+            if subagent {
+                return agent.id == agents::EVE;
             }
+            let universal = agent.project_dir == agents::CANONICAL_DIR;
+            (universal && parent == scope.canonical)
+                || scope.agent_dir(agent).is_some_and(|dir| dir == parent)
         })
         .collect()
 }
@@ -196,7 +232,8 @@ fn table(items: &[Item]) -> String {
         };
 
         let description = crate::output::single_line(&item.description, usize::MAX);
-        let mut cells = vec![name, agents_cell(&item.agents), item.source.clone()];
+        let source = item.source.clone().unwrap_or_else(|| "local".to_owned());
+        let mut cells = vec![name, agents_cell(&item.agent_ids), source];
         if versions {
             let version = match (&item.git_ref, &item.commit) {
                 (Some(r), Some(c)) => format!("{r} ({})", &c[..c.len().min(7)]),
@@ -206,7 +243,7 @@ fn table(items: &[Item]) -> String {
             };
             cells.push(version);
         }
-        cells.push(item.path.clone());
+        cells.push(item.shown.clone());
         cells.push(description);
         let mut row = Row::from(cells);
         row.max_height(1);

@@ -4,7 +4,7 @@
 //! how two file inventories differ.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use super::scope::{Scope, Target};
@@ -30,21 +30,6 @@ pub enum Upstream {
 
 pub use crate::error::one_line as describe;
 
-/// `path` with `.` and `..` resolved lexically.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 /// Where `entry`'s source is. A local source is relative to the lock's folder; a remote one is
 /// parsed again from `source` (so `SKILLS_GITHUB_URL` mirrors apply), else taken from `sourceUrl`.
 pub fn upstream(entry: &LockEntry, lock_dir: &Path, env: &SourceEnv) -> Result<Upstream, String> {
@@ -56,7 +41,7 @@ pub fn upstream(entry: &LockEntry, lock_dir: &Path, env: &SourceEnv) -> Result<U
                     .join(rest),
                 None => lock_dir.join(&entry.source),
             };
-            Ok(Upstream::Folder(normalize(&path)))
+            Ok(Upstream::Folder(crate::source::grammar::normalize(&path)))
         }
         SourceType::WellKnown => match crate::source::parse(&entry.source, env) {
             Ok(Source::Web { url, kind }) => Ok(Upstream::Web {
@@ -65,6 +50,14 @@ pub fn upstream(entry: &LockEntry, lock_dir: &Path, env: &SourceEnv) -> Result<U
             }),
             _ => Err(format!("`{}` is not a web source", entry.source)),
         },
+        SourceType::NodeModules => crate::source::npm::find_installed(lock_dir, &entry.source)
+            .map(Upstream::Folder)
+            .ok_or_else(|| {
+                format!(
+                    "the package `{}` is not in `node_modules` (run `npm install`)",
+                    entry.source
+                )
+            }),
         SourceType::Github | SourceType::Gitlab | SourceType::Git => {
             match crate::source::parse(&entry.source, env) {
                 Ok(Source::Git(source)) => Ok(Upstream::Git(source.url)),
@@ -315,7 +308,8 @@ pub fn read_skill(
 }
 
 /// Where a locked skill goes: the recorded agents (else the defaults, as `add`), in the recorded
-/// mode (else symlinks when there is more than one dir, as `add`).
+/// mode (else linked into `node_modules` for a packaged skill, as `sync`; symlinks when there is
+/// more than one dir, as `add`).
 pub struct Layout {
     pub folder: String,
     pub agents: Vec<String>,
@@ -325,18 +319,32 @@ pub struct Layout {
 
 pub fn layout(scope: &Scope, name: &str, entry: &LockEntry) -> Result<Layout, String> {
     let folder = install::folder_name(name).ok_or("its name cannot be a folder name")?;
-    let targets: Vec<Target> = if entry.agents.is_empty() {
+    let mut targets: Vec<Target> = if entry.agents.is_empty() {
         scope.default_targets()
     } else {
         scope
             .targets_for(&entry.agents)
             .map_err(|err| err.to_string())?
     };
-    let mode = entry.mode.unwrap_or(if targets.len() > 1 {
-        InstallMode::Symlink
-    } else {
-        InstallMode::Copy
-    });
+    let subagents = subagents(entry);
+    if !subagents.is_empty() {
+        targets.retain(|t| !t.agents.contains(&crate::agents::EVE));
+        targets.extend(
+            scope
+                .eve_targets(&subagents)
+                .map_err(|err| err.to_string())?,
+        );
+    }
+    let mode = entry
+        .mode
+        .unwrap_or(if entry.source_type() == SourceType::NodeModules {
+            // How `sync` (the reference's too, which records no mode) places packaged skills.
+            InstallMode::Link
+        } else if targets.len() > 1 {
+            InstallMode::Symlink
+        } else {
+            InstallMode::Copy
+        });
     let agents = if entry.agents.is_empty() {
         targets
             .iter()
@@ -346,13 +354,50 @@ pub fn layout(scope: &Scope, name: &str, entry: &LockEntry) -> Result<Layout, St
         entry.agents.clone()
     };
     let dirs: Vec<PathBuf> = targets.iter().map(|t| t.dir.clone()).collect();
-    let placements = install::placements(&folder, &dirs, &scope.canonical, mode);
+    let placements = if mode == InstallMode::Link {
+        // Linked into its source folder: only a folder on this machine can be.
+        let Ok(Upstream::Folder(root)) = upstream(
+            entry,
+            &scope.lock_dir(),
+            &SourceEnv::from_env(scope.lock_dir()),
+        ) else {
+            return Err("it is linked to its source, which is not a folder here".into());
+        };
+        let rel = entry
+            .skill_path
+            .as_deref()
+            .and_then(|p| p.rsplit_once('/'))
+            .map_or("", |(dir, _)| dir);
+        if rel.starts_with('/') || rel.contains('\\') || rel.split('/').any(|p| p == "..") {
+            return Err(format!("its `skillPath` `{rel}` leaves the source"));
+        }
+        let dir = root.join(rel);
+        install::link_placements(&folder, &dirs, &scope.canonical, &dir)
+    } else {
+        install::placements(&folder, &dirs, &scope.canonical, mode)
+    };
     Ok(Layout {
         folder,
         agents,
         mode,
         placements,
     })
+}
+
+/// The Eve subagents an entry was installed for (the reference's `subagents`, `""` for the root
+/// agent); empty when none are recorded.
+pub fn subagents(entry: &LockEntry) -> Vec<String> {
+    entry
+        .extra
+        .get("subagents")
+        .and_then(serde_json::Value::as_array)
+        .map(|names| {
+            names
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// What is installed at a placement's path now: `None` when nothing is there.

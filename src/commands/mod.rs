@@ -1,6 +1,7 @@
 //! Dispatch: one file per subcommand, each `run(args, &Printer) -> Result<ExitStatus>`.
 
 pub mod add;
+pub mod ask;
 pub mod check;
 pub mod completions;
 pub mod find;
@@ -14,7 +15,9 @@ pub mod prompt;
 pub mod remove;
 pub mod scope;
 pub mod serve;
+pub mod sync;
 pub mod update;
+pub mod use_skill;
 
 use std::path::PathBuf;
 
@@ -38,6 +41,8 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
         Command::Check(args) => check::run(&args, printer),
         Command::Update(args) => update::run(&args, printer),
         Command::Manifest(args) => manifest::run(&args, printer),
+        Command::Use(args) => use_skill::run(&args, printer),
+        Command::Sync(args) => sync::run(&args, printer),
         Command::Completions(args) => completions::run(&args, printer),
     }
 }

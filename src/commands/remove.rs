@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
@@ -27,7 +26,18 @@ struct Plan {
 }
 
 pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
-    if args.names.is_empty() && !args.all {
+    let mut requested: Vec<String> = args.names.iter().chain(&args.skills).cloned().collect();
+    // `--skill '*'` is `--all`, as in the reference; `--all` needs no confirmation there either.
+    let all = args.all || requested.iter().any(|n| n == "*");
+    requested.retain(|n| n != "*");
+    if all && !requested.is_empty() {
+        return Err(
+            Error::msg("`--all` (or `*`) and skill names do not go together").with_hint(
+                "`skills remove --all` removes every skill; name skills to remove only those",
+            ),
+        );
+    }
+    if requested.is_empty() && !all {
         return Err(Error::msg("name the skills to remove").with_hint(
             "`skills remove NAME…`, `skills remove owner/repo`, or `skills remove --all`",
         ));
@@ -36,13 +46,31 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let settings = Scope::git_settings(false);
     let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
         .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let lock_existed = scope.lock_path.exists();
     let mut lock = scope.read_lock()?;
     let installed = installed(&scope)?;
-    let names = names(args, &lock, &installed)?;
+    let names = if all {
+        every_name(&lock, &installed)
+    } else {
+        names(&requested, &lock, &installed, printer)
+    };
     let filter = if args.agents.is_empty() {
         None
     } else {
-        Some(scope.targets_for(&args.agents)?)
+        let mut targets = scope.targets_for(&args.agents)?;
+        if targets
+            .iter()
+            .any(|t| t.agents.contains(&crate::agents::EVE))
+        {
+            // Eve's subagents are Eve too.
+            let subagents: Vec<String> = scope
+                .subagent_dirs()
+                .iter()
+                .filter_map(|d| d.parent()?.file_name()?.to_str().map(str::to_owned))
+                .collect();
+            targets.extend(scope.eve_targets(&subagents)?);
+        }
+        Some(targets)
     };
     let mut plans = Vec::new();
     for name in names {
@@ -79,19 +107,12 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         printer.data(&text)?;
         return Ok(ExitStatus::Success);
     }
-    confirm(args.yes, &plans, printer)?;
+    if !(args.yes || all || confirmed(&plans, &scope, printer)?) {
+        return Ok(ExitStatus::Failure);
+    }
     let mut removal = Removal::default();
     for plan in &plans {
-        for path in &plan.paths {
-            if let Err(err) = removal.remove(path) {
-                removal.rollback();
-                return Err(Error::msg(format!(
-                    "cannot remove `{}`; nothing was changed",
-                    path.display()
-                ))
-                .with_source(err));
-            }
-        }
+        super::scope::remove_paths(&mut removal, &plan.paths)?;
         if plan.keeps_entry {
             if let Some(entry) = lock.skills.get_mut(&plan.name) {
                 entry.agents.clone_from(&plan.remaining_agents);
@@ -100,7 +121,10 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             lock.skills.remove(&plan.name);
         }
     }
-    if let Err(err) = lock.write(&scope.lock_path) {
+    // A project that had no lockfile does not get an empty one.
+    if (lock_existed || !lock.skills.is_empty())
+        && let Err(err) = lock.write(&scope.lock_path)
+    {
         removal.rollback();
         return Err(lock_error(err));
     }
@@ -144,48 +168,55 @@ fn installed(scope: &Scope) -> Result<BTreeMap<String, Vec<PathBuf>>, Error> {
     Ok(installed)
 }
 
-/// The skill names the arguments mean: names, or sources (`owner/repo`) standing for their skills.
+/// Every skill of the scope: installed or locked.
+fn every_name(lock: &crate::lock::Lock, installed: &BTreeMap<String, Vec<PathBuf>>) -> Vec<String> {
+    let mut all: Vec<String> = lock
+        .skills
+        .keys()
+        .chain(installed.keys())
+        .cloned()
+        .collect();
+    all.sort();
+    all.dedup();
+    all
+}
+
+/// The skill names the arguments mean: names in any case (compared as the folder names they
+/// make, as the reference does), or sources (`owner/repo`) standing for their skills. A name
+/// that matches nothing is a warning: removing what is not there is already done.
 fn names(
-    args: &RemoveArgs,
+    requested: &[String],
     lock: &crate::lock::Lock,
     installed: &BTreeMap<String, Vec<PathBuf>>,
-) -> Result<Vec<String>, Error> {
-    if args.all {
-        let mut all: Vec<String> = lock
-            .skills
-            .keys()
-            .chain(installed.keys())
-            .cloned()
-            .collect();
-        all.sort();
-        all.dedup();
-        return Ok(all);
-    }
+    printer: &Printer,
+) -> Vec<String> {
+    let key = |name: &str| crate::install::folder_name(name).unwrap_or_else(|| name.to_lowercase());
+    let known: Vec<&String> = installed.keys().chain(lock.skills.keys()).collect();
     let mut out: Vec<String> = Vec::new();
-    for arg in &args.names {
-        let matched: Vec<String> = if lock.skills.contains_key(arg) || installed.contains_key(arg) {
-            vec![arg.clone()]
-        } else {
-            lock.skills
+    for arg in requested {
+        let wanted = key(arg);
+        let mut matched: Vec<String> = known
+            .iter()
+            .filter(|name| key(name) == wanted)
+            .map(|name| (*name).clone())
+            .collect();
+        if matched.is_empty() {
+            matched = lock
+                .skills
                 .iter()
                 .filter(|(_, e)| e.source == *arg)
                 .map(|(n, _)| n.clone())
-                .collect()
-        };
-        if matched.is_empty() {
-            let known: Vec<String> = installed
-                .keys()
-                .chain(lock.skills.keys())
-                .map(|n| format!("`{n}`"))
                 .collect();
+        }
+        if matched.is_empty() {
             let hint = if known.is_empty() {
-                "nothing is installed here (`-g` for the user's skills)".to_owned()
+                " (nothing is installed here; `-g` for the user's skills)".to_owned()
             } else {
-                format!("installed: {}", known.join(", "))
+                String::new()
             };
-            return Err(
-                Error::msg(format!("no installed skill or source named `{arg}`")).with_hint(hint),
-            );
+            printer.warn(format_args!(
+                "no installed skill or source named `{arg}`{hint}"
+            ));
         }
         for name in matched {
             if !out.contains(&name) {
@@ -193,7 +224,7 @@ fn names(
             }
         }
     }
-    Ok(out)
+    out
 }
 
 /// What removing `name` from the agents of `filter` (all when `None`) takes away.
@@ -259,27 +290,31 @@ fn plan(
     }
 }
 
-fn confirm(yes: bool, plans: &[Plan], printer: &Printer) -> Result<(), Error> {
-    if yes {
-        return Ok(());
+/// Asks at a terminal. Without one, says what would be removed and that `-y` is needed, and
+/// removes nothing.
+fn confirmed(plans: &[Plan], scope: &Scope, printer: &Printer) -> Result<bool, Error> {
+    let mut listing = String::new();
+    for plan in plans {
+        let paths: Vec<String> = plan.paths.iter().map(|p| shown(p, scope)).collect();
+        let what = if paths.is_empty() {
+            "lock entry".to_owned()
+        } else {
+            paths.join(", ")
+        };
+        let _ = write!(listing, "\n  {} ({what})", plan.name);
     }
-    if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
-        return Err(Error::msg(
-            "not removing without confirmation, and there is no terminal to ask on",
-        )
-        .with_hint("pass `-y` to confirm"));
+    if !super::ask::terminal() {
+        printer.error(
+            &Error::msg(format!(
+                "not removing without confirmation, and there is no terminal to ask on; would remove:{listing}"
+            ))
+            .with_hint("pass `-y` to remove them"),
+        );
+        return Ok(false);
     }
-    let names: Vec<&str> = plans.iter().map(|p| p.name.as_str()).collect();
-    printer.status(format_args!("Remove {}?", names.join(", ")));
-    let answer = dialoguer::Confirm::new()
-        .with_prompt("Proceed")
-        .default(false)
-        .interact_on(&dialoguer::console::Term::stderr())
-        .map_err(|err| {
-            Error::msg("cannot read the answer").with_source(std::io::Error::other(err.to_string()))
-        })?;
-    if answer {
-        Ok(())
+    printer.status(format_args!("Remove:{listing}"));
+    if super::ask::yes_no("Proceed", false)? {
+        Ok(true)
     } else {
         Err(Error::msg("cancelled; nothing was removed"))
     }

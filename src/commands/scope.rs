@@ -60,6 +60,25 @@ pub fn commit(
     Ok(())
 }
 
+/// Moves each of `paths` to the trash of `removal`; when one cannot be moved, puts back all
+/// that was and says which.
+pub fn remove_paths<'a>(
+    removal: &mut crate::install::Removal,
+    paths: impl IntoIterator<Item = &'a PathBuf>,
+) -> Result<(), Error> {
+    for path in paths {
+        if let Err(err) = removal.remove(path) {
+            std::mem::take(removal).rollback();
+            return Err(Error::msg(format!(
+                "cannot remove `{}`; nothing was changed",
+                path.display()
+            ))
+            .with_source(err));
+        }
+    }
+    Ok(())
+}
+
 pub fn lock_error(err: LockError) -> Error {
     let hint = err.hint();
     let error = Error::msg(err.to_string()).with_source(err);
@@ -114,14 +133,74 @@ impl Scope {
             .map_or_else(|| self.project.clone(), Path::to_path_buf)
     }
 
+    /// The agent dirs of the scope that exist, canonical first, then Eve's subagents' dirs.
+    pub fn roots(&self) -> Vec<index::Root> {
+        if self.global {
+            return index::global_roots();
+        }
+        let mut roots = index::project_roots(&self.project);
+        roots.extend(self.subagent_dirs().into_iter().map(|path| index::Root {
+            path,
+            scope: index::Scope::Project,
+        }));
+        roots
+    }
+
+    /// The skills dirs of Eve's subagents that exist in the project (`agent/subagents/*/skills`).
+    pub fn subagent_dirs(&self) -> Vec<PathBuf> {
+        if self.global {
+            return Vec::new();
+        }
+        let base = self.project.join(agents::EVE_SUBAGENTS_DIR);
+        let Ok(entries) = std::fs::read_dir(&base) else {
+            return Vec::new();
+        };
+        let mut dirs: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|entry| entry.path().join("skills"))
+            .filter(|dir| dir.is_dir())
+            .collect();
+        dirs.sort();
+        dirs
+    }
+
+    /// Targets for Eve's subagents (`--subagent`): `root` (or `.`, or `""` as the lock writes it)
+    /// is Eve's own `agent/skills`, any other name `agent/subagents/<name>/skills`.
+    pub fn eve_targets(&self, subagents: &[String]) -> Result<Vec<Target>, Error> {
+        let eve =
+            agents::find(agents::EVE).ok_or_else(|| Error::msg("Eve is not a known agent"))?;
+        if self.global {
+            return Err(Error::msg("Eve subagents have no user-level skills dir")
+                .with_hint("install them into the project instead (without `-g`)"));
+        }
+        let mut targets: Vec<Target> = Vec::new();
+        for name in subagents {
+            let dir = match name.as_str() {
+                "" | "root" | "." => self.project.join(eve.project_dir),
+                other => {
+                    let folder = crate::install::folder_name(other).ok_or_else(|| {
+                        Error::msg(format!("`{other}` cannot be a subagent folder name"))
+                    })?;
+                    self.project
+                        .join(agents::EVE_SUBAGENTS_DIR)
+                        .join(folder)
+                        .join("skills")
+                }
+            };
+            if !targets.iter().any(|t| t.dir == dir) {
+                targets.push(Target {
+                    dir,
+                    agents: vec![agents::EVE],
+                });
+            }
+        }
+        Ok(targets)
+    }
+
     /// Installed skills of the scope: name → each distinct folder that holds it (copies in
     /// several agent dirs are several folders; symlinks to one folder are one).
     pub fn installed(&self) -> Result<BTreeMap<String, Vec<Installed>>, Error> {
-        let roots = if self.global {
-            index::global_roots()
-        } else {
-            index::project_roots(&self.project)
-        };
+        let roots = self.roots();
         let index = SkillIndex::build_with(
             roots,
             &NameFilter::default(),

@@ -15,6 +15,9 @@ use crate::install::Transaction;
 use crate::lock::{Guard, LockEntry};
 use crate::output::Printer;
 
+/// Skills not updated, with why.
+type Failures = Vec<(String, String)>;
+
 /// One skill updated: the entry before and after, and how its files changed.
 struct Updated {
     name: String,
@@ -24,12 +27,93 @@ struct Updated {
 }
 
 pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
-    let scope = Scope::new(args.global)?;
-    let mut sources = Sources::new(&scope, &args.limits, printer.progress());
+    let scopes = scopes(args)?;
+    let mut updated: Vec<Updated> = Vec::new();
+    let mut failures: Vec<(String, String)> = Vec::new();
+    let mut unknown: Vec<String> = args.names.clone();
+    for scope in &scopes {
+        let lock = scope.read_lock()?;
+        // With both scopes, a name needs to be in only one of the locks.
+        let names: Vec<String> = if scopes.len() > 1 {
+            let here: Vec<String> = args
+                .names
+                .iter()
+                .filter(|n| lock.skills.contains_key(*n))
+                .cloned()
+                .collect();
+            unknown.retain(|n| !here.contains(n));
+            if here.is_empty() && !args.names.is_empty() {
+                continue;
+            }
+            here
+        } else {
+            unknown.clear();
+            args.names.clone()
+        };
+        let (done, failed) = update_scope(scope, args, &names, printer)?;
+        updated.extend(done);
+        failures.extend(failed);
+    }
+    if let Some(name) = unknown.first() {
+        return Err(Error::msg(format!("`{name}` is in neither lockfile")));
+    }
+    report(&updated, &failures, args.json, printer)?;
+    if failures.is_empty() {
+        Ok(ExitStatus::Success)
+    } else {
+        for (name, reason) in &failures {
+            printer.warn(format_args!("not updated `{name}`: {reason}"));
+        }
+        Ok(ExitStatus::Failure)
+    }
+}
+
+/// The scopes to update: `-p` the project's, `-g` the user's, both with both; without either,
+/// the project's when it has skills, else the user's (the reference's non-interactive choice).
+fn scopes(args: &UpdateArgs) -> Result<Vec<Scope>, Error> {
+    let (project, global) = match (args.project, args.global) {
+        (false, false) => {
+            let here = Scope::new(false)?;
+            return Ok(vec![if has_project_skills(&here) {
+                here
+            } else {
+                Scope::new(true)?
+            }]);
+        }
+        other => other,
+    };
+    let mut scopes = Vec::new();
+    if project {
+        scopes.push(Scope::new(false)?);
+    }
+    if global {
+        scopes.push(Scope::new(true)?);
+    }
+    Ok(scopes)
+}
+
+/// A lockfile, or a skill in `.agents/skills`.
+fn has_project_skills(scope: &Scope) -> bool {
+    scope.lock_path.exists()
+        || std::fs::read_dir(&scope.canonical).is_ok_and(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .any(|e| e.path().join(crate::skill::SKILL_MD).is_file())
+        })
+}
+
+/// Updates the skills `names` (all when empty) of one scope, in one transaction with its lock.
+fn update_scope(
+    scope: &Scope,
+    args: &UpdateArgs,
+    names: &[String],
+    printer: &Printer,
+) -> Result<(Vec<Updated>, Failures), Error> {
+    let mut sources = Sources::new(scope, &args.limits, printer.progress());
     let _guard = Guard::acquire(&scope.lock_path, sources.cache(), printer)
         .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
     let mut lock = scope.read_lock()?;
-    let statuses: Vec<(Status, LockEntry)> = check::select(&lock, &args.names)?
+    let statuses: Vec<(Status, LockEntry)> = check::select(&lock, names)?
         .into_iter()
         .map(|(name, entry)| {
             let status = check::inspect(name, entry, &mut sources);
@@ -56,7 +140,7 @@ pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         let Some((dir, payload)) = status.update else {
             continue;
         };
-        let layout = match locked::layout(&scope, &status.name, &entry) {
+        let layout = match locked::layout(scope, &status.name, &entry) {
             Ok(layout) => layout,
             Err(reason) => {
                 failures.push((status.name, reason));
@@ -105,16 +189,10 @@ pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     for skill in &updated {
         lock.skills.insert(skill.name.clone(), skill.after.clone());
     }
-    super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "updating")?;
-    report(&updated, &failures, args.json, printer)?;
-    if failures.is_empty() {
-        Ok(ExitStatus::Success)
-    } else {
-        for (name, reason) in &failures {
-            printer.warn(format_args!("not updated `{name}`: {reason}"));
-        }
-        Ok(ExitStatus::Failure)
-    }
+    // Nothing updated: nothing written (no lockfile is created where there was none).
+    let lock = (!updated.is_empty()).then_some((&lock, scope.lock_path.as_path()));
+    super::scope::commit(transaction, lock, "updating")?;
+    Ok((updated, failures))
 }
 
 /// The files the lock says are installed, else those of the first installed copy.

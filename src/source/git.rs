@@ -519,9 +519,10 @@ fn open_commit(
     })
 }
 
-/// Sets libgit2's process-wide options, once: bounded waits for servers, and a tree cache
-/// large enough for repositories with hundreds of skills (libgit2 caches no tree over 4 KiB by
-/// default, so a big root tree would be inflated and hashed again on every lookup).
+/// Sets libgit2's process-wide options, once: bounded waits for servers, a tree cache large
+/// enough for repositories with hundreds of skills (libgit2 caches no tree over 4 KiB by
+/// default, so a big root tree would be inflated and hashed again on every lookup), and the ssh
+/// transport of `GIT_SSH_COMMAND`/`GIT_SSH` when one is set.
 pub fn set_timeouts() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(set_options_unsynchronized);
@@ -538,5 +539,7 @@ fn set_options_unsynchronized() {
         let _ = git2::opts::set_server_connect_timeout_in_milliseconds(15_000);
         let _ = git2::opts::set_server_timeout_in_milliseconds(60_000);
         let _ = git2::opts::set_cache_object_limit(git2::ObjectType::Tree, 4 << 20);
+        // The transport registry is global state of the same kind.
+        super::ssh::register_from_env();
     }
 }

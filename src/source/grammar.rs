@@ -26,23 +26,37 @@ use std::path::{Component, Path, PathBuf};
 /// Where `owner/repo` and `gitlab:` shorthands point, and what relative paths are resolved against.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceEnv {
+    /// Where GitHub repositories are fetched from: `SKILLS_GITHUB_URL`, else `https://<GH_HOST>`,
+    /// else `https://github.com`.
     pub github_base: String,
+    /// `GH_HOST` when it names a GitHub Enterprise host (not `github.com`): `owner/repo` means a
+    /// repository there, recorded as its `https://` clone URL (as the reference does).
+    pub github_host: Option<String>,
     pub gitlab_base: String,
     pub cwd: PathBuf,
     pub home: Option<PathBuf>,
 }
 
 impl SourceEnv {
-    /// `github_base` from `SKILLS_GITHUB_URL` (default `https://github.com`), `gitlab_base` from
-    /// `SKILLS_GITLAB_URL` (default `https://gitlab.com`), trailing slashes trimmed; `home` from `HOME`.
+    /// `github_base` from `SKILLS_GITHUB_URL` (default `https://<GH_HOST>` or
+    /// `https://github.com`), `gitlab_base` from `SKILLS_GITLAB_URL` (default
+    /// `https://gitlab.com`), trailing slashes trimmed; `home` from `HOME`.
     pub fn from_env(cwd: PathBuf) -> SourceEnv {
         let base = |var: &str, default: &str| {
             let value = std::env::var(var).unwrap_or_default();
             let value = value.trim().trim_end_matches('/');
             if value.is_empty() { default } else { value }.to_owned()
         };
+        let github_host = std::env::var(crate::env_vars::GH_HOST)
+            .ok()
+            .and_then(|host| enterprise_host(&host));
+        let github_default = github_host.as_ref().map_or_else(
+            || "https://github.com".to_owned(),
+            |h| format!("https://{h}"),
+        );
         SourceEnv {
-            github_base: base("SKILLS_GITHUB_URL", "https://github.com"),
+            github_base: base(crate::env_vars::SKILLS_GITHUB_URL, &github_default),
+            github_host,
             gitlab_base: base("SKILLS_GITLAB_URL", "https://gitlab.com"),
             cwd,
             home: std::env::var_os("HOME")
@@ -50,6 +64,20 @@ impl SourceEnv {
                 .map(PathBuf::from),
         }
     }
+}
+
+/// `GH_HOST` as a host (`ghe.example.com`, or with a `:port`), lowercased; `None` when empty,
+/// `github.com`, or not a plain host (the reference ignores such values too).
+pub fn enterprise_host(value: &str) -> Option<String> {
+    let host = value.trim().to_ascii_lowercase();
+    let (name, port) = host.split_once(':').unwrap_or((&host, ""));
+    let name_ok = !name.is_empty()
+        && !name.starts_with(['-', '.'])
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+    let port_ok = port.is_empty() || (port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit()));
+    (name_ok && port_ok && host != "github.com" && !host.ends_with(':')).then_some(host)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,9 +107,13 @@ pub struct GitSource {
     pub provider: Provider,
     /// Clone URL.
     pub url: String,
-    /// What the user typed, normalized (e.g. "owner/repo" for shorthands, the URL without #ref
-    /// otherwise) — goes into the lockfile's `source`.
+    /// What the user typed, normalized as the reference records it — goes into the lockfile's
+    /// `source`: `owner/repo` for anything on GitHub (shorthands and github.com URLs), the clone
+    /// URL for a GitHub Enterprise repository, the URL without `#ref` otherwise.
     pub display: String,
+    /// The lockfile's `sourceUrl`: the clone URL on the public host (whatever mirror serves it),
+    /// without credentials.
+    pub public: String,
     pub selector: Selector,
     /// `@skill` filter; `Some("*")` means all.
     pub skill: Option<String>,
@@ -233,14 +265,40 @@ fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
 }
 
 fn git(provider: Provider, url: String, display: &str, selector: Selector) -> Source {
-    let (display, skill) = (without_secrets(display), None);
+    let (display, skill, public) = (without_secrets(display), None, without_secrets(&url));
     Source::Git(GitSource {
         provider,
         url,
         display,
+        public,
         selector,
         skill,
     })
+}
+
+/// A repository on GitHub (or on the GitHub Enterprise host of `GH_HOST`), cloned from `url`.
+fn github_repo(
+    owner: &str,
+    repo: &str,
+    url: String,
+    selector: Selector,
+    env: &SourceEnv,
+) -> Source {
+    let (display, public, provider) = match &env.github_host {
+        Some(host) => {
+            let public = format!("https://{host}/{owner}/{repo}.git");
+            (public.clone(), public, Provider::Git)
+        }
+        None => (
+            format!("{owner}/{repo}"),
+            format!("https://github.com/{owner}/{repo}.git"),
+            Provider::Github,
+        ),
+    };
+    match git(provider, url, &display, selector) {
+        Source::Git(source) => Source::Git(GitSource { public, ..source }),
+        other => other,
+    }
 }
 
 /// `display` goes into the lockfile, which is committed: credentials typed into a URL
@@ -284,8 +342,9 @@ fn local_path(input: &str, env: &SourceEnv) -> Result<Option<PathBuf>, SourceErr
     Ok(local.then(|| normalize(&env.cwd.join(input))))
 }
 
-/// Lexical, so that a path to something not yet created (or a symlink) means what was typed.
-fn normalize(path: &Path) -> PathBuf {
+/// `path` with `.` and `..` resolved lexically, so that a path to something not yet created (or
+/// a symlink) means what was typed.
+pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         let after_name = matches!(out.components().next_back(), Some(Component::Normal(_)));
@@ -403,7 +462,7 @@ fn shorthand(s: &str, input: &str, env: &SourceEnv) -> Result<Option<Source>, So
     let (owner, repo) = alias(owner, repo);
     let url = format!("{}/{owner}/{repo}.git", env.github_base);
     let selector = Selector::Exact { git_ref, subpath };
-    let source = git(Provider::Github, url, &format!("{owner}/{repo}"), selector);
+    let source = github_repo(owner, repo, url, selector, env);
     Ok(Some(with_skill(source, skill)))
 }
 
@@ -483,8 +542,9 @@ fn url_source(u: &Url, input: &str, env: &SourceEnv) -> Result<Source, SourceErr
             |b: Url| !b.host.is_empty() && b.host == u.host && (web || b.scheme == u.scheme);
         split_url(base).is_some_and(matches)
     };
-    if same_host(&env.github_base) || (web && u.host == "github.com") {
-        return github_url(u, input);
+    let enterprise = web && env.github_host.as_deref() == Some(u.host.as_str());
+    if same_host(&env.github_base) || (web && u.host == "github.com") || enterprise {
+        return github_url(u, input, env, enterprise);
     }
     if !web {
         return plain_git(u, input);
@@ -541,7 +601,14 @@ fn path_selector(tail: &[&str], blob: bool, input: &str) -> Result<Selector, Sou
     Ok(Selector::Path { rest, blob })
 }
 
-fn github_url(u: &Url, input: &str) -> Result<Source, SourceError> {
+/// A GitHub URL: on github.com, on the mirror of `SKILLS_GITHUB_URL`, or on the Enterprise host
+/// of `GH_HOST` (`enterprise`, fetched through the mirror when one is set).
+fn github_url(
+    u: &Url,
+    input: &str,
+    env: &SourceEnv,
+    enterprise: bool,
+) -> Result<Source, SourceError> {
     let expected = "`https://github.com/owner/repo[/tree/<ref>[/<path>]]`";
     let not_repo = || SourceError::NotARepository(input.to_owned(), expected);
     let segments: Vec<&str> = u.path.split('/').filter(|s| !s.is_empty()).collect();
@@ -558,8 +625,23 @@ fn github_url(u: &Url, input: &str) -> Result<Source, SourceError> {
         [kind @ ("tree" | "blob"), tail @ ..] => path_selector(tail, *kind == "blob", input)?,
         _ => return Err(not_repo()),
     };
-    let url = format!("{}://{}/{owner}/{repo}.git", u.scheme, u.authority);
-    Ok(git(Provider::Github, url, u.without_fragment, selector))
+    let url = if enterprise {
+        format!("{}/{owner}/{repo}.git", env.github_base)
+    } else {
+        format!("{}://{}/{owner}/{repo}.git", u.scheme, u.authority)
+    };
+    if enterprise || env.github_host.is_none() {
+        return Ok(github_repo(owner, repo, url, selector, env));
+    }
+    // A github.com URL while `GH_HOST` names another host: still github.com.
+    let display = format!("{owner}/{repo}");
+    match git(Provider::Github, url, &display, selector) {
+        Source::Git(source) => Ok(Source::Git(GitSource {
+            public: format!("https://github.com/{owner}/{repo}.git"),
+            ..source
+        })),
+        other => Ok(other),
+    }
 }
 
 fn gitlab_url(u: &Url, input: &str) -> Result<Source, SourceError> {
@@ -660,6 +742,7 @@ mod tests {
     fn env() -> SourceEnv {
         SourceEnv {
             github_base: "https://github.com".into(),
+            github_host: None,
             gitlab_base: "https://gitlab.com".into(),
             cwd: PathBuf::from("/work/proj"),
             home: Some(PathBuf::from("/home/me")),
@@ -729,12 +812,12 @@ mod tests {
         owner_repo_sub_ref_skill: "o/r/sub#ref@s" => "Github https://github.com/o/r.git o/r ref sub s",
         alias_coinbase: "coinbase/agentWallet" => "Github https://github.com/coinbase/agentic-wallet-skills.git coinbase/agentic-wallet-skills - - -",
         alias_vercel: "vercel-labs/vercel-skills@x" => "Github https://github.com/vercel-labs/agent-skills.git vercel-labs/agent-skills - - x",
-        schemeless_github: "github.com/o/r" => "Github https://github.com/o/r.git https://github.com/o/r - - -",
-        github_url: "https://github.com/o/r" => "Github https://github.com/o/r.git = - - -",
-        github_url_git: "https://github.com/o/r.git" => "Github https://github.com/o/r.git = - - -",
-        github_tree_ref: "https://github.com/o/r/tree/main" => "Github https://github.com/o/r.git = tree:main -",
-        github_tree_ref_path: "https://github.com/o/r/tree/feature/x/skills/" => "Github https://github.com/o/r.git = tree:feature/x/skills -",
-        github_blob: "https://github.com/o/r/blob/main/a/SKILL.md" => "Github https://github.com/o/r.git = blob:main/a/SKILL.md -",
+        schemeless_github: "github.com/o/r" => "Github https://github.com/o/r.git o/r - - -",
+        github_url: "https://github.com/o/r" => "Github https://github.com/o/r.git o/r - - -",
+        github_url_git: "https://github.com/o/r.git" => "Github https://github.com/o/r.git o/r - - -",
+        github_tree_ref: "https://github.com/o/r/tree/main" => "Github https://github.com/o/r.git o/r tree:main -",
+        github_tree_ref_path: "https://github.com/o/r/tree/feature/x/skills/" => "Github https://github.com/o/r.git o/r tree:feature/x/skills -",
+        github_blob: "https://github.com/o/r/blob/main/a/SKILL.md" => "Github https://github.com/o/r.git o/r blob:main/a/SKILL.md -",
         github_blob_not_skill_md: "https://github.com/o/r/blob/main/README.md" => "NotARepository",
         github_owner_only: "https://github.com/o" => "NotARepository",
         gitlab_tree: "https://gl.example/g/s/r/-/tree/main/skills/x" => "Gitlab https://gl.example/g/s/r.git = tree:main/skills/x -",
@@ -811,13 +894,13 @@ mod tests {
         let want = "Github http://127.0.0.1:9418/owner/repo.git = - - -";
         assert_eq!(show("owner/repo", &mirror), want);
         let tree = "http://127.0.0.1:9418/owner/repo/tree/main/x";
-        let want = "Github http://127.0.0.1:9418/owner/repo.git = tree:main/x -";
+        let want = "Github http://127.0.0.1:9418/owner/repo.git owner/repo tree:main/x -";
         assert_eq!(show(tree, &mirror), want);
         let daemon = with("git://127.0.0.1:9418", None);
         let url = "git://127.0.0.1:9418/o/r.git";
         assert_eq!(
             show(url, &daemon),
-            "Github git://127.0.0.1:9418/o/r.git = - - -"
+            "Github git://127.0.0.1:9418/o/r.git o/r - - -"
         );
         assert_eq!(show("~/x", &mirror), "NoHome");
     }
@@ -853,9 +936,56 @@ mod tests {
     }
 
     #[test]
+    fn gh_host_is_github_enterprise() {
+        assert_eq!(
+            enterprise_host(" GHE.Example.com "),
+            Some("ghe.example.com".into())
+        );
+        assert_eq!(
+            enterprise_host("127.0.0.1:8443"),
+            Some("127.0.0.1:8443".into())
+        );
+        for ignored in [
+            "",
+            "github.com",
+            "https://ghe.example.com",
+            "ghe/x",
+            "-x",
+            "h:",
+        ] {
+            assert_eq!(enterprise_host(ignored), None, "{ignored}");
+        }
+        let env = SourceEnv {
+            github_base: "https://ghe.example.com".into(),
+            github_host: Some("ghe.example.com".into()),
+            ..env()
+        };
+        let git = |input: &str| match parse(input, &env) {
+            Ok(Source::Git(git)) => git,
+            other => panic!("{input}: {other:?}"),
+        };
+        let shorthand = git("o/r#v1");
+        assert_eq!(shorthand.provider, Provider::Git);
+        assert_eq!(shorthand.url, "https://ghe.example.com/o/r.git");
+        assert_eq!(shorthand.display, "https://ghe.example.com/o/r.git");
+        assert_eq!(shorthand.public, shorthand.display);
+        let tree = git("https://ghe.example.com/o/r/tree/main/skills/x");
+        assert_eq!(tree.display, "https://ghe.example.com/o/r.git");
+        assert!(matches!(tree.selector, Selector::Path { .. }));
+        // github.com stays github.com.
+        let public = git("https://github.com/o/r");
+        assert_eq!(
+            (public.provider, public.display.as_str()),
+            (Provider::Github, "o/r")
+        );
+        assert_eq!(public.public, "https://github.com/o/r.git");
+    }
+
+    #[test]
     fn credentials_stay_out_of_the_display() {
         let env = SourceEnv {
             github_base: "https://github.com".into(),
+            github_host: None,
             gitlab_base: "https://gitlab.com".into(),
             cwd: "/p".into(),
             home: None,
@@ -865,6 +995,10 @@ mod tests {
             panic!()
         };
         assert_eq!(git.display, "https://example.com/o/r.git");
+        assert_eq!(
+            git.public, "https://example.com/o/r.git",
+            "nor into `sourceUrl`"
+        );
         assert!(git.url.contains("ghp_secret"), "the clone URL keeps them");
         let Ok(Source::Git(git)) = parse("ssh://git@example.com/o/r.git", &env) else {
             panic!()

@@ -5,7 +5,9 @@ pub mod discover;
 pub mod git;
 pub mod grammar;
 pub mod http;
+pub mod npm;
 pub mod open;
+pub mod ssh;
 
 pub mod tree;
 pub mod web;

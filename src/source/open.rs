@@ -83,16 +83,6 @@ pub fn local_source(path: &Path, lock_dir: &Path, global: bool) -> String {
     }
 }
 
-fn public_url(provider: Provider, url: &str, display: &str) -> String {
-    // `owner/repo` fetched from a mirror (SKILLS_GITHUB_URL) is still `github.com/owner/repo`.
-    match provider {
-        Provider::Github if !display.contains("://") && !display.contains(':') => {
-            format!("https://github.com/{display}.git")
-        }
-        _ => url.to_owned(),
-    }
-}
-
 /// Opens `source`; `pin` reads that exact commit instead of the ref's tip.
 pub fn open(
     source: &Source,
@@ -160,11 +150,7 @@ pub fn open(
                 origin: Origin {
                     source: git_source.display.clone(),
                     source_type,
-                    source_url: Some(public_url(
-                        git_source.provider,
-                        &git_source.url,
-                        &git_source.display,
-                    )),
+                    source_url: Some(git_source.public.clone()),
                     git_ref: recorded_ref,
                     commit: Some(fetched.commit.clone()),
                     digest: None,

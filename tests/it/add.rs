@@ -235,12 +235,7 @@ fn discovery_follows_the_reference_order() {
         let output = run(context.command().args(&args));
         assert_eq!(output.code, 0, "{name}: {}", output.stderr);
         let json: Value = serde_json::from_str(&output.stdout).unwrap();
-        json["skills"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["name"].as_str().unwrap().to_owned())
-            .collect()
+        crate::common::skill_names(&json)
     };
     assert_eq!(
         list("flat", &[]),
@@ -678,7 +673,7 @@ fn failure_half_way_leaves_everything_as_it_was() {
     clippy::print_stderr,
     reason = "a test that cannot run here says so in the test log"
 )]
-fn skip(why: &str) {
+pub fn skip(why: &str) {
     eprintln!("skipped: {why}");
 }
 
@@ -849,12 +844,13 @@ fn remove_by_name_source_agent_and_all() {
         .command()
         .args(["add", "--skill", "*", "-a", "claude-code", "-y"])
         .arg(&source));
+    // Removing what is not there is already done: a warning, exit 0 (as the reference).
     let output = run(context.command().args(["remove", "nope", "-y"]));
-    assert_eq!(output.code, 2);
+    assert_eq!(output.code, 0);
     assert!(
         output
             .stderr
-            .contains("no installed skill or source named `nope`"),
+            .contains("warning: no installed skill or source named `nope`"),
         "{}",
         output.stderr
     );

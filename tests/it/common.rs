@@ -150,6 +150,19 @@ pub fn regex_escape(text: &str) -> String {
     out
 }
 
+/// The `name` of each item of `document["skills"]`, in order.
+pub fn skill_names(document: &serde_json::Value) -> Vec<String> {
+    document["skills"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|s| s["name"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The repository root (for fixtures).
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -191,4 +191,29 @@ proptest! {
             let _ = skills::source::web::unpack("fuzz", &random, limits);
         }
     }
+
+    /// ssh addresses (`GIT_SSH_COMMAND`) and `GH_HOST` values: never a panic, and never a host
+    /// that ssh would read as an option.
+    #[test]
+    fn ssh_and_gh_host_never_panic(text in ".{0,80}", scheme in prop_oneof![Just(""), Just("ssh://"), Just("git+ssh://")]) {
+        if let Some(address) = skills::source::ssh::address(&format!("{scheme}{text}")) {
+            prop_assert!(!address.host.starts_with('-'));
+        }
+        if let Some(host) = skills::source::grammar::enterprise_host(&text) {
+            prop_assert!(!host.contains(['/', '@', ' ']), "{host}");
+        }
+    }
+
+    /// `package.json` files of any shape: `sync`'s discovery reads them without a panic.
+    #[test]
+    fn package_json_never_panics(deps in proptest::collection::vec(".{0,30}", 0..4), entry in ".{0,30}") {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = serde_json::json!({
+            "dependencies": deps.iter().map(|d| (d.clone(), serde_json::json!("1"))).collect::<serde_json::Map<_, _>>(),
+            "skills": [entry, {"source": "npm:x", "skills": [1]}, 3],
+            "workspaces": {"packages": ["../*", "**"]},
+        });
+        std::fs::write(dir.path().join("package.json"), manifest.to_string()).unwrap();
+        let _ = skills::source::npm::discover(dir.path(), true);
+    }
 }

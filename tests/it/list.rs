@@ -45,9 +45,39 @@ fn table_and_json() {
       "skills": [
         {
           "name": "pdf",
-          "description": "Does pdf things. Use when the user asks for pdf.",
-          "path": ".agents/skills/pdf",
+          "path": "[TEMP]/project/.agents/skills/pdf",
+          "scope": "project",
           "agents": [
+            "Amp",
+            "Antigravity",
+            "Antigravity CLI",
+            "Cline",
+            "Codex",
+            "Cursor",
+            "Deep Agents",
+            "Dexto",
+            "Droid",
+            "Firebender",
+            "fx",
+            "Gemini CLI",
+            "GitHub Copilot",
+            "Kilo Code",
+            "Kimi Code CLI",
+            "Loaf",
+            "OpenCode",
+            "Pi",
+            "Replit",
+            "Sarvam Code",
+            "Warp",
+            "Zed",
+            "PromptScript",
+            "Claude Code"
+          ],
+          "source": "acme/skills",
+          "sourceUrl": null,
+          "sourceType": "github",
+          "description": "Does pdf things. Use when the user asks for pdf.",
+          "agentIds": [
             "amp",
             "antigravity",
             "antigravity-cli",
@@ -74,32 +104,39 @@ fn table_and_json() {
             "universal",
             "claude-code"
           ],
-          "scope": "project",
-          "source": "acme/skills",
-          "source_type": "github",
           "ref": "main",
           "commit": "0123456789abcdef0123456789abcdef01234567"
         },
         {
           "name": "review",
-          "description": "Does review things. Use when the user asks for review.",
-          "path": ".claude/skills/review",
-          "agents": [
-            "claude-code"
-          ],
+          "path": "[TEMP]/project/.claude/skills/review",
           "scope": "project",
-          "source": "local"
+          "agents": [
+            "Claude Code"
+          ],
+          "source": null,
+          "sourceUrl": null,
+          "sourceType": null,
+          "description": "Does review things. Use when the user asks for review.",
+          "agentIds": [
+            "claude-code"
+          ]
         },
         {
           "name": "review",
-          "description": "Does review things. Use when the user asks for review.",
-          "path": ".sisu/skills/review",
+          "path": "[TEMP]/project/.sisu/skills/review",
+          "scope": "project",
           "agents": [
+            "SISU"
+          ],
+          "source": null,
+          "sourceUrl": null,
+          "sourceType": null,
+          "description": "Does review things. Use when the user asks for review.",
+          "agentIds": [
             "sisu"
           ],
-          "scope": "project",
-          "source": "local",
-          "shadowed_by": ".claude/skills/review"
+          "shadowedBy": ".claude/skills/review"
         }
       ]
     }
@@ -108,7 +145,7 @@ fn table_and_json() {
     let output = run(context.command().args(["list", "--json", "-a", "sisu"]));
     let json: serde_json::Value = serde_json::from_str(&output.stdout).unwrap();
     assert_eq!(json["skills"].as_array().unwrap().len(), 1);
-    assert_eq!(json["skills"][0]["shadowed_by"], ".claude/skills/review");
+    assert_eq!(json["skills"][0]["shadowedBy"], ".claude/skills/review");
 }
 
 #[test]
@@ -129,8 +166,12 @@ fn global_scope_and_empty() {
     let json: serde_json::Value = serde_json::from_str(&output.stdout).unwrap();
     assert_eq!(json["skills"][0]["name"], "mine");
     assert_eq!(
-        json["skills"][0]["agents"],
+        json["skills"][0]["agentIds"],
         serde_json::json!(["claude-code"])
+    );
+    assert_eq!(
+        json["skills"][0]["agents"],
+        serde_json::json!(["Claude Code"])
     );
     assert_eq!(json["skills"][0]["scope"], "global");
     let output = run(context.command().args(["list", "-a", "nope"]));

@@ -5,6 +5,7 @@ mod gitfixture;
 
 mod add;
 mod compat;
+mod dropin;
 mod frontmatter;
 mod fuzz;
 mod generated;
@@ -17,6 +18,9 @@ mod list;
 mod prompt;
 mod serve;
 mod serve_entries;
+mod sources;
+mod sync;
+mod use_skill;
 mod web;
 
 pub use add::add_source_display;

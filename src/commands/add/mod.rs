@@ -1,14 +1,16 @@
 //! `skills add`: fetch a source, pick skills, install them into agent dirs, record them in the
 //! lock — all of it, or nothing.
 
-use std::fmt::Write as _;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::scope::{Scope, Target};
-use crate::cli::AddArgs;
+mod output;
+
+use self::output::{Installed, describe_plan, list};
+use crate::cli::{AddArgs, AddOptions};
+use crate::commands::ask;
+use crate::commands::scope::{Scope, Target};
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Limits, Placement, Transaction};
 use crate::lock::{Guard, InstallMode, LockEntry};
@@ -56,39 +58,51 @@ pub fn install_error(name: &str, err: install::InstallError) -> Error {
 /// `--skill` and `--agent` take several values (`-a claude-code codex`, as the reference), so
 /// `skills add -a claude-code owner/repo` hands the source to `-a`. Skill names and agent ids
 /// never hold `/`, `:` or a leading `.`/`~`; a value that does is the source.
-fn split_source(args: &AddArgs) -> Result<(String, AddArgs), Error> {
-    if let Some(source) = &args.source {
-        return Ok((source.clone(), args.clone()));
+pub fn split_source(source: Option<&String>, options: &AddOptions) -> Option<(String, AddOptions)> {
+    if let Some(source) = source {
+        return Some((source.clone(), options.clone()));
     }
     let looks_like_source = |v: &String| v.contains(['/', ':', '\\']) || v.starts_with(['.', '~']);
-    let mut rest = args.clone();
+    let mut rest = options.clone();
     if let Some(index) = rest.agents.iter().rposition(looks_like_source) {
         let source = rest.agents.remove(index);
-        return Ok((source, rest));
+        return Some((source, rest));
     }
     if let Some(index) = rest.skills.iter().rposition(looks_like_source) {
         let source = rest.skills.remove(index);
-        return Ok((source, rest));
+        return Some((source, rest));
     }
-
-    Err(Error::msg("no source given").with_hint("`skills add owner/repo`, `skills add ./folder`, or a URL; `skills add --help` lists the forms"))
+    None
 }
 
 pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
-    let (input, args) = split_source(args)?;
-    let args = &args;
-    let scope = Scope::new(args.global)?;
-    let env = SourceEnv::from_env(scope.project.clone());
-    let source = sources::parse(&input, &env).map_err(|err| open_error(OpenError::Source(err)))?;
+    let Some((input, options)) = split_source(args.source.as_ref(), &args.options) else {
+        return Err(Error::msg("no source given").with_hint("`skills add owner/repo`, `skills add ./folder`, or a URL; `skills add --help` lists the forms"));
+    };
+    install_from(&input, &options, printer)
+}
 
+/// A source opened and searched: what it offers.
+pub struct Found {
+    pub opened: Opened,
+    pub offered: Vec<Offered>,
+    pub settings: crate::source::git::GitSettings,
+}
+
+/// Opens the source `input` and finds its skills; a source with none is an error.
+pub fn open_offered(
+    input: &str,
+    scope: &Scope,
+    full_depth: bool,
+    limits: &crate::cli::LimitArgs,
+    printer: &Printer,
+) -> Result<Found, Error> {
+    let env = SourceEnv::from_env(scope.project.clone());
+    let source = sources::parse(input, &env).map_err(|err| open_error(OpenError::Source(err)))?;
     let mut settings = Scope::git_settings(printer.progress());
-    settings.web = crate::source::web::WebLimits::from(&args.limits);
-    let lock_dir = scope
-        .lock_path
-        .parent()
-        .map_or_else(|| scope.project.clone(), PathBuf::from);
-    let opened =
-        open::open(&source, &lock_dir, scope.global, &settings, None).map_err(open_error)?;
+    settings.web = crate::source::web::WebLimits::from(limits);
+    let opened = open::open(&source, &scope.lock_dir(), scope.global, &settings, None)
+        .map_err(open_error)?;
     // A web index lists its skills: nothing to search, nothing downloaded before choosing.
     let discovery = match &opened.offered {
         Some(offered) => discover::Discovery {
@@ -96,13 +110,7 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             searched: vec![opened.origin.source_url.clone().unwrap_or_default()],
             ..discover::Discovery::default()
         },
-        None => discover::discover(
-            opened.tree.as_ref(),
-            &opened.base,
-            Options {
-                full_depth: args.full_depth,
-            },
-        ),
+        None => discover::discover(opened.tree.as_ref(), &opened.base, Options { full_depth }),
     };
     for warning in &discovery.warnings {
         printer.warn(warning);
@@ -113,30 +121,50 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             discovery.searched.join(", ")
         )));
     }
-    let show_internal = std::env::var_os(crate::env_vars::INSTALL_INTERNAL_SKILLS)
-        .is_some_and(|v| v == "1" || v == "true");
+    Ok(Found {
+        opened,
+        offered: discovery.skills,
+        settings,
+    })
+}
+
+/// Whether `INSTALL_INTERNAL_SKILLS` asks to list `metadata.internal` skills.
+pub fn show_internal() -> bool {
+    std::env::var_os(crate::env_vars::INSTALL_INTERNAL_SKILLS)
+        .is_some_and(|v| v == "1" || v == "true")
+}
+
+/// Installs from the source `input`, as `options` say.
+pub fn install_from(
+    input: &str,
+    args: &AddOptions,
+    printer: &Printer,
+) -> Result<ExitStatus, Error> {
+    let scope = Scope::new(args.global)?;
+    let Found {
+        opened,
+        offered,
+        settings,
+    } = open_offered(input, &scope, args.full_depth, &args.limits, printer)?;
+    let show_internal = show_internal();
     if args.list {
-        return list(
-            &discovery.skills,
-            show_internal,
-            &opened,
-            args.json,
-            printer,
-        );
+        return list(&offered, show_internal, &opened, args.json, printer);
     }
     // At a terminal, whatever the flags leave open is asked; elsewhere nothing ever is.
-    let interactive = !args.yes && !args.all && !args.json && !args.dry_run && terminal();
+    let interactive = !args.yes && !args.all && !args.json && !args.dry_run && ask::terminal();
     let requested = requested(args, &opened);
     let chosen = if interactive && requested.is_empty() {
-        pick_skills(&discovery.skills, show_internal)?
+        ask::pick_skills(&offered, show_internal)?
     } else {
-        choose(&discovery.skills, &requested, args, show_internal)?
+        choose(&offered, &requested, args, show_internal)?
     };
-    let targets = if args.agents.is_empty() && !args.all {
-        if interactive {
-            pick_agents(&scope)?
-        } else {
+    let mut targets = if args.agents.is_empty() && !args.all {
+        if interactive && args.subagents.is_empty() {
+            ask::pick_agents(&scope)?
+        } else if args.subagents.is_empty() {
             scope.default_targets()
+        } else {
+            Vec::new()
         }
     } else {
         let ids = if args.all {
@@ -146,7 +174,16 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         };
         scope.targets_for(&ids)?
     };
-    let mode = if targets.len() > 1 && !args.copy {
+    if !args.subagents.is_empty() {
+        // Eve's own dir is a target only when `root` is among the subagents.
+        targets.retain(|t| !t.agents.contains(&crate::agents::EVE));
+        targets.extend(scope.eve_targets(&args.subagents)?);
+    }
+    // Eve alone gets copies, as from the reference (which rewrites Eve's frontmatter).
+    let only_eve = targets
+        .iter()
+        .all(|t| t.agents.iter().all(|a| *a == crate::agents::EVE));
+    let mode = if targets.len() > 1 && !args.copy && !only_eve {
         InstallMode::Symlink
     } else {
         InstallMode::Copy
@@ -154,10 +191,12 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let limits = Limits::from(&args.limits);
 
     let (planned, mut skipped) = plan(&chosen, &targets, &scope, mode, printer);
-    let agents: Vec<String> = targets
-        .iter()
-        .flat_map(|t| t.agents.iter().map(|a| (*a).to_owned()))
-        .collect();
+    let mut agents: Vec<String> = Vec::new();
+    for agent in targets.iter().flat_map(|t| t.agents.iter()) {
+        if !agents.iter().any(|a| a == agent) {
+            agents.push((*agent).to_owned());
+        }
+    }
     let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
         .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
     let mut lock = scope.read_lock()?;
@@ -173,30 +212,48 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         ))?;
         return Ok(ExitStatus::Success);
     }
-    confirm(args.yes || args.all, &planned, &targets, &scope, printer)?;
+    ask::confirm_install(args.yes || args.all, &planned, &targets, &scope, printer)?;
     let (transaction, staged, more_skipped) =
         stage_all(opened.tree.as_ref(), planned, limits, printer)?;
     skipped.extend(more_skipped);
     for skill in &staged {
         let previous = lock.skills.get(&skill.planned.name);
-        let entry = lock_entry(skill, &opened.origin, &agents, mode, previous, scope.global);
+        let mut entry = lock_entry(skill, &opened.origin, &agents, mode, previous, scope.global);
+        record_subagents(&mut entry, &args.subagents);
         lock.skills.insert(skill.planned.name.clone(), entry);
     }
     super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
-    report(
-        &staged,
-        &skipped,
-        &opened.origin,
+    let installed = Installed {
+        staged: &staged,
+        skipped: &skipped,
+        agents: &agents,
+        origin: &opened.origin,
         mode,
-        &scope,
-        args.json,
-        printer,
-    )?;
+        scope: &scope,
+    };
+    installed.report(args.json, printer)?;
     Ok(ExitStatus::Success)
 }
 
+/// The lock's `subagents` (as the reference writes it: `""` for Eve's root agent), kept only
+/// when Eve is installed for more than its root agent.
+fn record_subagents(entry: &mut LockEntry, subagents: &[String]) {
+    let names: Vec<String> = subagents
+        .iter()
+        .map(|s| match s.as_str() {
+            "root" | "." => String::new(),
+            other => other.to_owned(),
+        })
+        .collect();
+    if names.is_empty() || names == [""] {
+        entry.extra.remove("subagents");
+    } else {
+        entry.extra.insert("subagents".into(), json!(names));
+    }
+}
+
 /// Skill names asked for: `--skill` plus `@skill` of the source string.
-fn requested(args: &AddArgs, opened: &Opened) -> Vec<String> {
+fn requested(args: &AddOptions, opened: &Opened) -> Vec<String> {
     let mut names = args.skills.clone();
     if let Some(skill) = &opened.skill {
         names.push(skill.clone());
@@ -211,7 +268,7 @@ fn requested(args: &AddArgs, opened: &Opened) -> Vec<String> {
 fn choose(
     offered: &[Offered],
     names: &[String],
-    args: &AddArgs,
+    args: &AddOptions,
     show_internal: bool,
 ) -> Result<Vec<Offered>, Error> {
     let visible: Vec<&Offered> = offered
@@ -231,14 +288,7 @@ fn choose(
     }
     let mut chosen: Vec<Offered> = Vec::new();
     for name in names {
-        let found = offered.iter().find(|s| {
-            s.name.eq_ignore_ascii_case(name)
-                || s.path
-                    .rsplit('/')
-                    .next()
-                    .is_some_and(|f| f.eq_ignore_ascii_case(name))
-        });
-        match found {
+        match find_offered(offered, name) {
             Some(skill) if !chosen.contains(skill) => chosen.push(skill.clone()),
             Some(_) => {}
             None => {
@@ -252,6 +302,17 @@ fn choose(
         }
     }
     Ok(chosen)
+}
+
+/// The offered skill called `name` (any case), or kept in a folder of that name.
+pub fn find_offered<'a>(offered: &'a [Offered], name: &str) -> Option<&'a Offered> {
+    offered.iter().find(|s| {
+        s.name.eq_ignore_ascii_case(name)
+            || s.path
+                .rsplit('/')
+                .next()
+                .is_some_and(|f| f.eq_ignore_ascii_case(name))
+    })
 }
 
 /// Where each chosen skill goes; a name that cannot be a folder name is skipped.
@@ -381,127 +442,6 @@ pub fn check_conflicts(
     .with_hint("pass `--force` to replace it (local edits are lost)"))
 }
 
-fn terminal() -> bool {
-    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
-}
-
-#[expect(
-    clippy::needless_pass_by_value,
-    reason = "used as `map_err(prompt_error)`"
-)]
-fn prompt_error(err: dialoguer::Error) -> Error {
-    Error::msg("cannot read the answer").with_source(std::io::Error::other(err.to_string()))
-}
-
-/// Asks which of the offered skills to install (one offered skill is not asked about).
-fn pick_skills(offered: &[Offered], show_internal: bool) -> Result<Vec<Offered>, Error> {
-    let visible: Vec<&Offered> = offered
-        .iter()
-        .filter(|s| show_internal || !s.internal)
-        .collect();
-    if let [one] = visible.as_slice() {
-        return Ok(vec![(*one).clone()]);
-    }
-    let items: Vec<String> = visible
-        .iter()
-        .map(|s| {
-            format!(
-                "{}  {}",
-                s.name,
-                crate::output::single_line(&s.description, 70)
-            )
-        })
-        .collect();
-    let picked = dialoguer::MultiSelect::new()
-        .with_prompt("Skills to install (space selects, enter confirms)")
-        .items(&items)
-        .max_length(15)
-        .interact_on_opt(&dialoguer::console::Term::stderr())
-        .map_err(prompt_error)?;
-    match picked {
-        Some(indexes) if !indexes.is_empty() => {
-            Ok(indexes.into_iter().map(|i| visible[i].clone()).collect())
-        }
-        _ => Err(Error::msg("no skill selected; nothing was installed")),
-    }
-}
-
-/// Asks which agents to install for; the ones `add` would pick by itself are preselected.
-fn pick_agents(scope: &Scope) -> Result<Vec<Target>, Error> {
-    let defaults: Vec<&str> = scope
-        .default_targets()
-        .iter()
-        .flat_map(|t| t.agents.clone())
-        .collect();
-    let agents: Vec<&crate::agents::Agent> = crate::agents::AGENTS
-        .iter()
-        .filter(|a| (!a.hidden || defaults.contains(&a.id)) && scope.agent_dir(a).is_some())
-        .collect();
-    let items: Vec<String> = agents
-        .iter()
-        .map(|a| {
-            let dir = scope
-                .agent_dir(a)
-                .map(|d| shown(&d, scope))
-                .unwrap_or_default();
-            format!("{}  {dir}", a.display_name)
-        })
-        .collect();
-    let preselected: Vec<bool> = agents.iter().map(|a| defaults.contains(&a.id)).collect();
-    let picked = dialoguer::MultiSelect::new()
-        .with_prompt("Agents to install for (space selects, enter confirms)")
-        .items(&items)
-        .defaults(&preselected)
-        .max_length(15)
-        .interact_on_opt(&dialoguer::console::Term::stderr())
-        .map_err(prompt_error)?;
-    match picked {
-        Some(indexes) if !indexes.is_empty() => {
-            let ids: Vec<String> = indexes
-                .into_iter()
-                .map(|i| agents[i].id.to_owned())
-                .collect();
-            scope.targets_for(&ids)
-        }
-        _ => Err(Error::msg("no agent selected; nothing was installed")),
-    }
-}
-
-fn confirm(
-    yes: bool,
-    planned: &[Planned],
-    targets: &[Target],
-    scope: &Scope,
-    printer: &Printer,
-) -> Result<(), Error> {
-    if yes {
-        return Ok(());
-    }
-    if !terminal() {
-        return Err(Error::msg(
-            "not installing without confirmation, and there is no terminal to ask on",
-        )
-        .with_hint("pass `-y` to confirm (with `--skill` and `-a` to choose skills and agents)"));
-    }
-    let dirs: Vec<String> = targets.iter().map(|t| shown(&t.dir, scope)).collect();
-    let names: Vec<&str> = planned.iter().map(|p| p.name.as_str()).collect();
-    printer.status(format_args!(
-        "Install {} into {}?",
-        names.join(", "),
-        dirs.join(", ")
-    ));
-    let answer = dialoguer::Confirm::new()
-        .with_prompt("Proceed")
-        .default(true)
-        .interact_on(&dialoguer::console::Term::stderr())
-        .map_err(prompt_error)?;
-    if answer {
-        Ok(())
-    } else {
-        Err(Error::msg("cancelled; nothing was installed"))
-    }
-}
-
 pub fn lock_entry(
     skill: &Staged,
     origin: &Origin,
@@ -550,154 +490,4 @@ pub fn shown(path: &std::path::Path, scope: &Scope) -> String {
         Ok(rel) => rel.display().to_string(),
         Err(_) => path.display().to_string(),
     }
-}
-
-fn origin_label(origin: &Origin) -> String {
-    match &origin.commit {
-        Some(commit) => format!("{}@{}", origin.source, &commit[..commit.len().min(12)]),
-        None => origin.source.clone(),
-    }
-}
-
-/// What a dry run shows: each skill (read and checked, then dropped) and where it would go.
-fn describe_plan(
-    planned: &[Planned],
-    tree: &dyn crate::source::tree::SourceTree,
-    limits: Limits,
-    scope: &Scope,
-    mode: InstallMode,
-    origin: &Origin,
-) -> String {
-    let mut out = format!(
-        "Would install from {} ({}):\n",
-        origin_label(origin),
-        mode.as_str()
-    );
-    for skill in planned {
-        match install::collect(tree, &skill.source_dir, limits) {
-            Ok(payload) => {
-                let _ = writeln!(out, "  {} ({} files)", skill.name, payload.files.len());
-            }
-            Err(err) => {
-                let _ = writeln!(out, "  {} (would be skipped: {err})", skill.name);
-                continue;
-            }
-        }
-        for placement in &skill.placements {
-            let path = shown(&placement.path, scope);
-            let _ = match &placement.link {
-                Some(target) => writeln!(out, "    {path} -> {}", target.display()),
-                None => writeln!(out, "    {path}"),
-            };
-        }
-    }
-    out
-}
-
-fn report(
-    staged: &[Staged],
-    skipped: &[(String, String)],
-    origin: &Origin,
-    mode: InstallMode,
-    scope: &Scope,
-    as_json: bool,
-    printer: &Printer,
-) -> Result<(), Error> {
-    if as_json {
-        let installed: Vec<serde_json::Value> = staged
-            .iter()
-            .map(|s| {
-                json!({
-                    "name": s.planned.name,
-                    "folder": s.planned.folder,
-                    "paths": s.planned.placements.iter().map(|p| shown(&p.path, scope)).collect::<Vec<_>>(),
-                    "mode": mode.as_str(),
-                    "hash": s.computed_hash,
-                    "files": s.digests.len(),
-                })
-            })
-            .collect();
-        let skipped: Vec<serde_json::Value> = skipped
-            .iter()
-            .map(|(n, r)| json!({"name": n, "reason": r}))
-            .collect();
-        let document = json!({
-            "version": 1,
-            "source": origin.source,
-            "sourceType": origin.source_type.as_str(),
-            "commit": origin.commit,
-            "scope": if scope.global { "global" } else { "project" },
-            "installed": installed,
-            "skipped": skipped,
-        });
-        let mut text = serde_json::to_string_pretty(&document)?;
-        text.push('\n');
-        return printer.data(&text);
-    }
-    printer.status(format_args!(
-        "Installed {} skill(s) from {}:",
-        staged.len(),
-        origin_label(origin)
-    ));
-    for skill in staged {
-        let paths: Vec<String> = skill
-            .planned
-            .placements
-            .iter()
-            .map(|p| shown(&p.path, scope))
-            .collect();
-        printer.status(format_args!(
-            "  {} → {} ({})",
-            skill.planned.name,
-            paths.join(", "),
-            mode.as_str()
-        ));
-    }
-    Ok(())
-}
-
-/// `--list`: what the source offers, as a table or JSON, and nothing installed.
-fn list(
-    offered: &[Offered],
-    show_internal: bool,
-    opened: &Opened,
-    as_json: bool,
-    printer: &Printer,
-) -> Result<ExitStatus, Error> {
-    let visible: Vec<&Offered> = offered
-        .iter()
-        .filter(|s| show_internal || !s.internal)
-        .collect();
-    if as_json {
-        let skills: Vec<serde_json::Value> = visible
-            .iter()
-            .map(|s| json!({"name": s.name, "description": s.description, "path": s.path}))
-            .collect();
-        let document = json!({"version": 1, "source": opened.origin.source, "commit": opened.origin.commit, "skills": skills});
-        let mut text = serde_json::to_string_pretty(&document)?;
-        text.push('\n');
-        printer.data(&text)?;
-        return Ok(ExitStatus::Success);
-    }
-    let mut table = crate::output::table(&["Name", "Path", "Description"]);
-    for skill in &visible {
-        let mut row = comfy_table::Row::from([
-            skill.name.clone(),
-            if skill.path.is_empty() {
-                ".".to_owned()
-            } else {
-                skill.path.clone()
-            },
-            crate::output::single_line(&skill.description, usize::MAX),
-        ]);
-        row.max_height(1);
-        table.add_row(row);
-    }
-    printer.data(&format!("{table}\n"))?;
-    printer.status(format_args!(
-        "{} skill(s) in {}",
-        visible.len(),
-        origin_label(&opened.origin)
-    ));
-    Ok(ExitStatus::Success)
 }

@@ -1,0 +1,203 @@
+//! What `skills add` prints: the skills a source offers (`--list`), the plan of a dry run, and
+//! the report of what was installed (human lines on stderr, or one JSON document).
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use super::{Planned, Staged, shown};
+use crate::commands::scope::Scope;
+use crate::error::{Error, ExitStatus};
+use crate::install::{self, Limits};
+use crate::lock::{InstallMode, SourceType};
+use crate::output::Printer;
+use crate::source::discover::Offered;
+use crate::source::open::{Opened, Origin};
+
+pub fn origin_label(origin: &Origin) -> String {
+    match &origin.commit {
+        Some(commit) => format!("{}@{}", origin.source, &commit[..commit.len().min(12)]),
+        None => origin.source.clone(),
+    }
+}
+
+/// What a dry run shows: each skill (read and checked, then dropped) and where it would go.
+pub fn describe_plan(
+    planned: &[Planned],
+    tree: &dyn crate::source::tree::SourceTree,
+    limits: Limits,
+    scope: &Scope,
+    mode: InstallMode,
+    origin: &Origin,
+) -> String {
+    let mut out = format!(
+        "Would install from {} ({}):\n",
+        origin_label(origin),
+        mode.as_str()
+    );
+    for skill in planned {
+        match install::collect(tree, &skill.source_dir, limits) {
+            Ok(payload) => {
+                let _ = writeln!(out, "  {} ({} files)", skill.name, payload.files.len());
+            }
+            Err(err) => {
+                let _ = writeln!(out, "  {} (would be skipped: {err})", skill.name);
+                continue;
+            }
+        }
+        for placement in &skill.placements {
+            let path = shown(&placement.path, scope);
+            let _ = match &placement.link {
+                Some(target) => writeln!(out, "    {path} -> {}", target.display()),
+                None => writeln!(out, "    {path}"),
+            };
+        }
+    }
+    out
+}
+
+/// What one `add` installed, for its report.
+pub struct Installed<'a> {
+    pub staged: &'a [Staged],
+    pub skipped: &'a [(String, String)],
+    pub agents: &'a [String],
+    pub origin: &'a Origin,
+    pub mode: InstallMode,
+    pub scope: &'a Scope,
+}
+
+impl Installed<'_> {
+    /// The report: a JSON document whose `skills` items carry the fields of `npx skills add
+    /// --json` (`name`, `status`, `source`, `ref`, `hash`, `path`, `scope`, `agents` as display
+    /// names, `mode`, `security`) and ours, or lines on stderr.
+    pub fn report(&self, as_json: bool, printer: &Printer) -> Result<(), Error> {
+        let Installed {
+            staged,
+            skipped,
+            agents,
+            origin,
+            mode,
+            scope,
+        } = *self;
+        if !as_json {
+            printer.status(format_args!(
+                "Installed {} skill(s) from {}:",
+                staged.len(),
+                origin_label(origin)
+            ));
+            for skill in staged {
+                let paths: Vec<String> = skill
+                    .planned
+                    .placements
+                    .iter()
+                    .map(|p| shown(&p.path, scope))
+                    .collect();
+                printer.status(format_args!(
+                    "  {} → {} ({})",
+                    skill.planned.name,
+                    paths.join(", "),
+                    mode.as_str()
+                ));
+            }
+            return Ok(());
+        }
+        let display_names: Vec<&str> = agents
+            .iter()
+            .map(|id| crate::agents::find(id).map_or(id.as_str(), |a| a.display_name))
+            .collect();
+        // The reference gives a local source as an absolute path.
+        let source = match origin.source_type {
+            SourceType::Local => {
+                crate::source::grammar::normalize(&scope.lock_dir().join(&origin.source))
+                    .display()
+                    .to_string()
+            }
+            _ => origin.source.clone(),
+        };
+        let mut skills: Vec<serde_json::Value> = staged
+            .iter()
+            .map(|s| {
+                let path = s.planned.placements.first().map(|p| p.path.display().to_string());
+                json!({
+                    "name": s.planned.name,
+                    "status": "installed",
+                    "source": source,
+                    "ref": origin.git_ref,
+                    "hash": s.computed_hash,
+                    "path": path,
+                    "scope": if scope.global { "global" } else { "project" },
+                    "agents": display_names,
+                    "mode": mode.as_str(),
+                    "security": null,
+                    "folder": s.planned.folder,
+                    "paths": s.planned.placements.iter().map(|p| shown(&p.path, scope)).collect::<Vec<_>>(),
+                    "agentIds": agents,
+                    "commit": origin.commit,
+                    "files": s.digests.len(),
+                })
+            })
+            .collect();
+        skills.extend(
+            skipped
+                .iter()
+                .map(|(n, r)| json!({"name": n, "status": "skipped", "reason": r})),
+        );
+        let document = json!({
+            "version": 1,
+            "source": origin.source,
+            "sourceType": origin.source_type.as_str(),
+            "commit": origin.commit,
+            "scope": if scope.global { "global" } else { "project" },
+            "skills": skills,
+        });
+        let mut text = serde_json::to_string_pretty(&document)?;
+        text.push('\n');
+        printer.data(&text)
+    }
+}
+
+/// `--list`: what the source offers, as a table or JSON, and nothing installed.
+pub fn list(
+    offered: &[Offered],
+    show_internal: bool,
+    opened: &Opened,
+    as_json: bool,
+    printer: &Printer,
+) -> Result<ExitStatus, Error> {
+    let visible: Vec<&Offered> = offered
+        .iter()
+        .filter(|s| show_internal || !s.internal)
+        .collect();
+    if as_json {
+        let skills: Vec<serde_json::Value> = visible
+            .iter()
+            .map(|s| json!({"name": s.name, "description": s.description, "path": s.path}))
+            .collect();
+        let document = json!({"version": 1, "source": opened.origin.source, "commit": opened.origin.commit, "skills": skills});
+        let mut text = serde_json::to_string_pretty(&document)?;
+        text.push('\n');
+        printer.data(&text)?;
+        return Ok(ExitStatus::Success);
+    }
+    let mut table = crate::output::table(&["Name", "Path", "Description"]);
+    for skill in &visible {
+        let mut row = comfy_table::Row::from([
+            skill.name.clone(),
+            if skill.path.is_empty() {
+                ".".to_owned()
+            } else {
+                skill.path.clone()
+            },
+            crate::output::single_line(&skill.description, usize::MAX),
+        ]);
+        row.max_height(1);
+        table.add_row(row);
+    }
+    printer.data(&format!("{table}\n"))?;
+    printer.status(format_args!(
+        "{} skill(s) in {}",
+        visible.len(),
+        origin_label(&opened.origin)
+    ));
+    Ok(ExitStatus::Success)
+}

@@ -1,0 +1,136 @@
+//! Questions asked at a terminal (skills to pick, agents, a confirmation), and the rule that
+//! nothing is ever asked elsewhere: without a terminal a command either has the answer from its
+//! flags or stops and names the flag to pass.
+
+use std::io::IsTerminal;
+
+use super::add::{Planned, shown};
+use super::scope::{Scope, Target};
+use crate::error::Error;
+use crate::output::Printer;
+use crate::source::discover::Offered;
+
+pub fn terminal() -> bool {
+    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "used as `map_err(prompt_error)`"
+)]
+fn prompt_error(err: dialoguer::Error) -> Error {
+    Error::msg("cannot read the answer").with_source(std::io::Error::other(err.to_string()))
+}
+
+/// Asks which of the offered skills to install (one offered skill is not asked about).
+pub fn pick_skills(offered: &[Offered], show_internal: bool) -> Result<Vec<Offered>, Error> {
+    let visible: Vec<&Offered> = offered
+        .iter()
+        .filter(|s| show_internal || !s.internal)
+        .collect();
+    if let [one] = visible.as_slice() {
+        return Ok(vec![(*one).clone()]);
+    }
+    let items: Vec<String> = visible
+        .iter()
+        .map(|s| {
+            format!(
+                "{}  {}",
+                s.name,
+                crate::output::single_line(&s.description, 70)
+            )
+        })
+        .collect();
+    let picked = dialoguer::MultiSelect::new()
+        .with_prompt("Skills to install (space selects, enter confirms)")
+        .items(&items)
+        .max_length(15)
+        .interact_on_opt(&dialoguer::console::Term::stderr())
+        .map_err(prompt_error)?;
+    match picked {
+        Some(indexes) if !indexes.is_empty() => {
+            Ok(indexes.into_iter().map(|i| visible[i].clone()).collect())
+        }
+        _ => Err(Error::msg("no skill selected; nothing was installed")),
+    }
+}
+
+/// Asks which agents to install for; the ones `add` would pick by itself are preselected.
+pub fn pick_agents(scope: &Scope) -> Result<Vec<Target>, Error> {
+    let defaults: Vec<&str> = scope
+        .default_targets()
+        .iter()
+        .flat_map(|t| t.agents.clone())
+        .collect();
+    let agents: Vec<&crate::agents::Agent> = crate::agents::AGENTS
+        .iter()
+        .filter(|a| (!a.hidden || defaults.contains(&a.id)) && scope.agent_dir(a).is_some())
+        .collect();
+    let items: Vec<String> = agents
+        .iter()
+        .map(|a| {
+            let dir = scope
+                .agent_dir(a)
+                .map(|d| shown(&d, scope))
+                .unwrap_or_default();
+            format!("{}  {dir}", a.display_name)
+        })
+        .collect();
+    let preselected: Vec<bool> = agents.iter().map(|a| defaults.contains(&a.id)).collect();
+    let picked = dialoguer::MultiSelect::new()
+        .with_prompt("Agents to install for (space selects, enter confirms)")
+        .items(&items)
+        .defaults(&preselected)
+        .max_length(15)
+        .interact_on_opt(&dialoguer::console::Term::stderr())
+        .map_err(prompt_error)?;
+    match picked {
+        Some(indexes) if !indexes.is_empty() => {
+            let ids: Vec<String> = indexes
+                .into_iter()
+                .map(|i| agents[i].id.to_owned())
+                .collect();
+            scope.targets_for(&ids)
+        }
+        _ => Err(Error::msg("no agent selected; nothing was installed")),
+    }
+}
+
+pub fn confirm_install(
+    yes: bool,
+    planned: &[Planned],
+    targets: &[Target],
+    scope: &Scope,
+    printer: &Printer,
+) -> Result<(), Error> {
+    if yes {
+        return Ok(());
+    }
+    if !terminal() {
+        return Err(Error::msg(
+            "not installing without confirmation, and there is no terminal to ask on",
+        )
+        .with_hint("pass `-y` to confirm (with `--skill` and `-a` to choose skills and agents)"));
+    }
+    let dirs: Vec<String> = targets.iter().map(|t| shown(&t.dir, scope)).collect();
+    let names: Vec<&str> = planned.iter().map(|p| p.name.as_str()).collect();
+    printer.status(format_args!(
+        "Install {} into {}?",
+        names.join(", "),
+        dirs.join(", ")
+    ));
+    if yes_no("Proceed", true)? {
+        Ok(())
+    } else {
+        Err(Error::msg("cancelled; nothing was installed"))
+    }
+}
+
+/// Asks a yes/no question on stderr.
+pub fn yes_no(question: &str, default: bool) -> Result<bool, Error> {
+    dialoguer::Confirm::new()
+        .with_prompt(question)
+        .default(default)
+        .interact_on(&dialoguer::console::Term::stderr())
+        .map_err(prompt_error)
+}

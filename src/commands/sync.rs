@@ -1,0 +1,509 @@
+//! `skills sync` (the reference's `experimental_sync`): the skills that packages in
+//! `node_modules` ship, installed into agent dirs and recorded in the lock as
+//! `sourceType: "node_modules"`.
+//!
+//! By default `.agents/skills/<name>` is a symlink into the package, so the skill follows
+//! `npm update`, and the other agent dirs link to it; `--copy` copies instead. A skill that no
+//! package ships any more is removed (`--no-cleanup` keeps it). Sync never touches what it did
+//! not install: a skill added with `skills add`, or a folder or link it does not know, is left
+//! alone and reported. Everything is one transaction with the lock, as in `add`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::scope::{Scope, Target};
+use crate::cli::SyncArgs;
+use crate::error::{Error, ExitStatus};
+use crate::install::{self, Limits, Payload, Placement, Removal, Transaction};
+use crate::lock::{Guard, InstallMode, Lock, LockEntry, SourceType};
+use crate::output::Printer;
+use crate::source::npm::{self, Shipped};
+use crate::source::tree::LocalTree;
+
+/// A shipped skill on its way in.
+struct Planned {
+    skill: Shipped,
+    folder: String,
+    payload: Payload,
+    placements: Vec<Placement>,
+}
+
+/// `--include` / `--exclude`: `pkg` or `pkg#skill`, globs allowed.
+struct Filter {
+    include: Vec<(globset::GlobMatcher, globset::GlobMatcher)>,
+    exclude: Vec<(globset::GlobMatcher, globset::GlobMatcher)>,
+}
+
+impl Filter {
+    fn new(include: &[String], exclude: &[String]) -> Result<Filter, Error> {
+        let compile = |patterns: &[String]| -> Result<Vec<_>, Error> {
+            patterns
+                .iter()
+                .map(|pattern| {
+                    let (package, skill) = pattern.split_once('#').unwrap_or((pattern, "*"));
+                    let glob = |text: &str| {
+                        globset::Glob::new(text)
+                            .map(|g| g.compile_matcher())
+                            .map_err(|err| {
+                                Error::msg(format!("`{pattern}` is not a valid pattern"))
+                                    .with_source(err)
+                            })
+                    };
+                    Ok((glob(package)?, glob(skill)?))
+                })
+                .collect()
+        };
+        Ok(Filter {
+            include: compile(include)?,
+            exclude: compile(exclude)?,
+        })
+    }
+
+    fn allows(&self, skill: &Shipped) -> bool {
+        let folder = install::folder_name(&skill.name).unwrap_or_default();
+        let matches = |(package, name): &(globset::GlobMatcher, globset::GlobMatcher)| {
+            package.is_match(&skill.package) && name.is_match(&folder)
+        };
+        (self.include.is_empty() || self.include.iter().any(matches))
+            && !self.exclude.iter().any(matches)
+    }
+}
+
+pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+    let scope = Scope::new(false)?;
+    if npm::read_package_json(&scope.project).is_none() {
+        printer.status("Nothing to sync: no `package.json` here");
+        return Ok(ExitStatus::Success);
+    }
+    let found = npm::discover(&scope.project, args.recursive);
+    if !found.errors.is_empty() {
+        return Err(Error::msg(format!(
+            "the \"skills\" field of `package.json` is not right:\n  {}",
+            found.errors.join("\n  ")
+        ))
+        .with_hint(
+            "entries are \"npm:<package>\", a git source, or {\"source\": …, \"skills\": [names]}",
+        ));
+    }
+    for warning in &found.warnings {
+        printer.warn(warning);
+    }
+    if !args.no_remote {
+        for source in &found.remote {
+            printer.warn(format_args!(
+                "`{source}` (in a \"skills\" field) is a git source; `skills sync` installs packaged skills only: `skills add {source}`"
+            ));
+        }
+    }
+    let filter = Filter::new(&args.include, &args.exclude)?;
+    let offered: Vec<Shipped> = found
+        .skills
+        .into_iter()
+        .filter(|s| filter.allows(s))
+        .collect();
+    let targets = if args.agents.is_empty() {
+        scope.default_targets()
+    } else {
+        scope.targets_for(&args.agents)?
+    };
+    let mode = if args.copy {
+        InstallMode::Copy
+    } else {
+        InstallMode::Link
+    };
+    let settings = Scope::git_settings(false);
+    let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
+        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let mut lock = scope.read_lock()?;
+    let keep: Vec<String> = offered
+        .iter()
+        .filter_map(|s| install::folder_name(&s.name))
+        .collect();
+    let (chosen, mut skipped) = choose(offered, &lock, &targets, &scope);
+    let mut planned = Vec::new();
+    for (skill, folder) in chosen {
+        let tree = LocalTree {
+            root: skill.package_dir.clone(),
+        };
+        match install::collect(&tree, &skill.dir, Limits::default()) {
+            Ok(payload) => {
+                let dirs: Vec<PathBuf> = targets.iter().map(|t| t.dir.clone()).collect();
+                let placements = match mode {
+                    InstallMode::Link => {
+                        install::link_placements(&folder, &dirs, &scope.canonical, &skill.path())
+                    }
+                    _ => install::placements(&folder, &dirs, &scope.canonical, mode),
+                };
+                planned.push(Planned {
+                    skill,
+                    folder,
+                    payload,
+                    placements,
+                });
+            }
+            Err(err) => skipped.push((skill, crate::error::one_line(&err))),
+        }
+    }
+    for (skill, reason) in &skipped {
+        printer.warn(format_args!(
+            "skipped `{}` from `{}`: {reason}",
+            skill.name, skill.package
+        ));
+    }
+    let stale = if args.no_cleanup {
+        Vec::new()
+    } else {
+        stale(&scope, &lock, &keep)
+    };
+    if planned.is_empty() && stale.is_empty() {
+        printer.status("Nothing to sync");
+        return Ok(ExitStatus::Success);
+    }
+    let plan_text = describe(&planned, &stale, mode, &scope);
+    if args.dry_run {
+        printer.data(&plan_text)?;
+        return Ok(ExitStatus::Success);
+    }
+    if !args.yes {
+        if !super::ask::terminal() {
+            printer.error(
+                &Error::msg(format!(
+                    "not syncing without confirmation, and there is no terminal to ask on; would do:\n{}",
+                    plan_text.trim_end()
+                ))
+                .with_hint("pass `-y` to sync"),
+            );
+            return Ok(ExitStatus::Failure);
+        }
+        printer.status(plan_text.trim_end());
+        if !super::ask::yes_no("Proceed", true)? {
+            return Err(Error::msg("cancelled; nothing was synced"));
+        }
+    }
+    let agents = agent_ids(&targets);
+    let mut transaction = Transaction::default();
+    for plan in &planned {
+        for placement in &plan.placements {
+            if !super::locked::in_place(placement, &plan.payload) {
+                transaction
+                    .stage(placement, &plan.payload)
+                    .map_err(|err| super::add::install_error(&plan.skill.name, err))?;
+            }
+        }
+        let previous = lock.skills.get(&plan.skill.name);
+        lock.skills.insert(
+            plan.skill.name.clone(),
+            lock_entry(plan, &agents, mode, previous),
+        );
+    }
+    let mut removal = Removal::default();
+    for (name, paths) in &stale {
+        super::scope::remove_paths(&mut removal, paths)?;
+        lock.skills.remove(name);
+    }
+    if let Err(err) = super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "syncing")
+    {
+        removal.rollback();
+        return Err(err);
+    }
+    removal.finish();
+    report(&planned, &stale, &skipped, mode, &scope, args.json, printer)?;
+    Ok(ExitStatus::Success)
+}
+
+/// Skills left out, with why.
+type LeftOut = Vec<(Shipped, String)>;
+
+/// Agent ids of `targets`, each once.
+fn agent_ids(targets: &[Target]) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for id in targets.iter().flat_map(|t| t.agents.iter()) {
+        if !ids.iter().any(|i| i == id) {
+            ids.push((*id).to_owned());
+        }
+    }
+    ids
+}
+
+/// Whether `entry` was written by a sync (ours or the reference's).
+fn by_sync(entry: &LockEntry) -> bool {
+    entry.source_type() == SourceType::NodeModules || entry.extra.contains_key("via")
+}
+
+/// The lock entry `name` (matched by folder name), if any.
+fn locked<'a>(lock: &'a Lock, folder: &str) -> Option<(&'a String, &'a LockEntry)> {
+    lock.skills
+        .iter()
+        .find(|(name, _)| install::folder_name(name).as_deref() == Some(folder))
+}
+
+/// The skills to install and those left out, with why: one package per name (the one closest
+/// to the project; a tie is no winner), never over something sync did not install.
+fn choose(
+    offered: Vec<Shipped>,
+    lock: &Lock,
+    targets: &[Target],
+    scope: &Scope,
+) -> (Vec<(Shipped, String)>, LeftOut) {
+    let mut chosen = Vec::new();
+    let mut skipped = Vec::new();
+    let mut groups: Vec<(String, Vec<Shipped>)> = Vec::new();
+    for skill in offered {
+        let Some(folder) = install::folder_name(&skill.name) else {
+            skipped.push((skill, "its name cannot be a folder name".to_owned()));
+            continue;
+        };
+        match groups.iter_mut().find(|(f, _)| *f == folder) {
+            Some((_, group)) => group.push(skill),
+            None => groups.push((folder, vec![skill])),
+        }
+    }
+    for (folder, group) in groups {
+        let depth = group.iter().map(|s| s.depth).min().unwrap_or(0);
+        let (closest, farther): (Vec<Shipped>, Vec<Shipped>) =
+            group.into_iter().partition(|s| s.depth == depth);
+        for skill in farther {
+            let reason = format!("`{}` is closer to the project", closest[0].package);
+            skipped.push((skill, reason));
+        }
+        if closest.len() > 1 {
+            let packages: Vec<&str> = closest.iter().map(|s| s.package.as_str()).collect();
+            let reason = format!(
+                "shipped by {}; leave one out with `--exclude <package>#{folder}`",
+                packages.join(", ")
+            );
+            skipped.extend(closest.into_iter().map(|s| (s, reason.clone())));
+            continue;
+        }
+        let Some(skill) = closest.into_iter().next() else {
+            continue;
+        };
+        match blocked(&folder, lock, targets, scope) {
+            Some(reason) => skipped.push((skill, reason)),
+            None => chosen.push((skill, folder)),
+        }
+    }
+    (chosen, skipped)
+}
+
+/// Why `folder` may not be written by sync, if it may not.
+fn blocked(folder: &str, lock: &Lock, targets: &[Target], scope: &Scope) -> Option<String> {
+    let entry = locked(lock, folder).map(|(_, e)| e);
+    if let Some(entry) = entry
+        && !by_sync(entry)
+    {
+        return Some(format!(
+            "installed with `skills add` from `{}`",
+            entry.source
+        ));
+    }
+    let ours = entry.is_some();
+    let canonical = scope.canonical.join(folder);
+    let destinations =
+        std::iter::once(canonical.clone()).chain(targets.iter().map(|t| t.dir.join(folder)));
+    for path in destinations {
+        if let Some(reason) = foreign(&path, &canonical, ours, scope) {
+            return Some(reason);
+        }
+    }
+    None
+}
+
+/// Whether `path` holds something sync did not put there: a link elsewhere than into
+/// `node_modules` or to the canonical folder, or a folder the lock does not give to sync.
+fn foreign(path: &Path, canonical: &Path, ours: bool, scope: &Scope) -> Option<String> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    let shown = super::add::shown(path, scope);
+    if meta.file_type().is_symlink() {
+        let target = std::fs::read_link(path).ok()?;
+        let resolved = path.parent().unwrap_or(Path::new(".")).join(&target);
+        let resolved = crate::source::grammar::normalize(&resolved);
+        if into_node_modules(&resolved) || resolved == canonical {
+            return None;
+        }
+        return Some(format!("`{shown}` is a symlink to `{}`", target.display()));
+    }
+    (!ours).then(|| format!("`{shown}` exists and was not installed by sync"))
+}
+
+fn into_node_modules(path: &Path) -> bool {
+    path.components().any(|c| c.as_os_str() == "node_modules")
+}
+
+/// Skills sync installed that no package ships any more: lock name → the paths to remove
+/// (only what sync put there).
+fn stale(scope: &Scope, lock: &Lock, keep: &[String]) -> Vec<(String, Vec<PathBuf>)> {
+    let mut out: Vec<(String, Vec<PathBuf>)> = Vec::new();
+    for (name, entry) in &lock.skills {
+        if entry.source_type() != SourceType::NodeModules {
+            continue;
+        }
+        let Some(folder) = install::folder_name(name) else {
+            continue;
+        };
+        if !keep.contains(&folder) {
+            out.push((name.clone(), ours(scope, &folder, Some(entry))));
+        }
+    }
+    // Links into `node_modules` the lock does not know (a lock restored from elsewhere).
+    if let Ok(entries) = std::fs::read_dir(&scope.canonical) {
+        for entry in entries.filter_map(Result::ok) {
+            let folder = entry.file_name().to_string_lossy().into_owned();
+            let known = locked(lock, &folder).is_some();
+            let linked = std::fs::read_link(entry.path()).is_ok_and(|t| into_node_modules(&t));
+            if linked && !known && !keep.contains(&folder) {
+                out.push((folder.clone(), ours(scope, &folder, None)));
+            }
+        }
+    }
+    out
+}
+
+/// The places of `folder` sync may remove: links it makes (into `node_modules`, or to the
+/// canonical folder) in any agent dir, and copies in the dirs `entry` records — never a folder
+/// anywhere else (a project's own `skills/` is an agent dir too).
+fn ours(scope: &Scope, folder: &str, entry: Option<&LockEntry>) -> Vec<PathBuf> {
+    let canonical = scope.canonical.join(folder);
+    let recorded: Vec<PathBuf> = entry
+        .and_then(|e| scope.targets_for(&e.agents).ok())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|t| t.dir)
+        .collect();
+    let mut paths: Vec<PathBuf> = vec![canonical.clone()];
+    for agent in crate::agents::AGENTS {
+        if let Some(dir) = scope.agent_dir(agent) {
+            let path = dir.join(folder);
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+    }
+    paths.retain(|path| {
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            return false;
+        };
+        if meta.file_type().is_symlink() {
+            return foreign(path, &canonical, false, scope).is_none();
+        }
+        path.parent()
+            .is_some_and(|dir| recorded.iter().any(|r| r == dir))
+    });
+    paths
+}
+
+fn lock_entry(
+    plan: &Planned,
+    agents: &[String],
+    mode: InstallMode,
+    previous: Option<&LockEntry>,
+) -> LockEntry {
+    let mut extra = previous.map(|p| p.extra.clone()).unwrap_or_default();
+    for (key, value) in [
+        ("version", plan.skill.version.clone()),
+        ("via", plan.skill.via.clone()),
+    ] {
+        match value {
+            Some(value) => extra.insert(key.into(), json!(value)),
+            None => extra.remove(key),
+        };
+    }
+    LockEntry {
+        source: plan.skill.package.clone(),
+        source_type: Some(SourceType::NodeModules),
+        skill_path: Some(plan.skill.skill_path()),
+        computed_hash: plan.payload.computed_hash.clone(),
+        agents: agents.to_vec(),
+        mode: Some(mode),
+        files: plan.payload.digests(),
+        extra,
+        ..LockEntry::default()
+    }
+}
+
+/// The plan, one line per change.
+fn describe(
+    planned: &[Planned],
+    stale: &[(String, Vec<PathBuf>)],
+    mode: InstallMode,
+    scope: &Scope,
+) -> String {
+    let mut out = String::new();
+    for plan in planned {
+        let from = super::add::shown(&plan.skill.path(), scope);
+        let how = if mode == InstallMode::Link {
+            "linked to"
+        } else {
+            "copied from"
+        };
+        let _ = writeln!(
+            out,
+            "sync {} ← {}: {} {how} {from}",
+            plan.skill.name,
+            plan.skill.package,
+            super::add::shown(&scope.canonical.join(&plan.folder), scope),
+        );
+    }
+    for (name, _) in stale {
+        let _ = writeln!(out, "remove {name} (no package ships it any more)");
+    }
+    out
+}
+
+fn report(
+    planned: &[Planned],
+    stale: &[(String, Vec<PathBuf>)],
+    skipped: &LeftOut,
+    mode: InstallMode,
+    scope: &Scope,
+    as_json: bool,
+    printer: &Printer,
+) -> Result<(), Error> {
+    if as_json {
+        let synced: Vec<serde_json::Value> = planned
+            .iter()
+            .map(|p| {
+                json!({
+                    "name": p.skill.name,
+                    "package": p.skill.package,
+                    "version": p.skill.version,
+                    "via": p.skill.via,
+                    "paths": p.placements.iter().map(|x| super::add::shown(&x.path, scope)).collect::<Vec<_>>(),
+                    "mode": mode.as_str(),
+                    "hash": p.payload.computed_hash,
+                })
+            })
+            .collect();
+        let skipped: Vec<serde_json::Value> = skipped
+            .iter()
+            .map(|(s, why)| json!({"name": s.name, "package": s.package, "reason": why}))
+            .collect();
+        let removed: Vec<&String> = stale.iter().map(|(name, _)| name).collect();
+        let document =
+            json!({"version": 1, "synced": synced, "removed": removed, "skipped": skipped});
+        let mut text = serde_json::to_string_pretty(&document)?;
+        text.push('\n');
+        return printer.data(&text);
+    }
+    for plan in planned {
+        printer.status(format_args!(
+            "  {} ← {} ({})",
+            plan.skill.name,
+            plan.skill.package,
+            super::add::shown(&scope.canonical.join(&plan.folder), scope)
+        ));
+    }
+    for (name, _) in stale {
+        printer.status(format_args!(
+            "  removed {name} (no package ships it any more)"
+        ));
+    }
+    printer.status(format_args!(
+        "Synced {} skill(s), removed {}",
+        planned.len(),
+        stale.len()
+    ));
+    Ok(())
+}

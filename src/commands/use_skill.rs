@@ -1,0 +1,186 @@
+//! `skills use SOURCE@SKILL`: the activation prompt of one skill of any source, without
+//! installing it — for `skills use owner/repo@pdf | claude`, or to start an agent with it.
+//!
+//! The skill is read and checked as `add` would (symlinks leaving the source, sizes), then
+//! written to the cache under a name that holds its hash, so that the prompt can point at its
+//! scripts and references and a second `use` of the same bytes writes nothing. No agent dir and
+//! no lockfile is touched.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::add::{self, Found};
+use super::scope::Scope;
+use crate::cli::UseArgs;
+use crate::error::{Error, ExitStatus};
+use crate::install::{self, Limits, Placement, Transaction};
+use crate::output::Printer;
+use crate::prompt::activation::Activation;
+use crate::skill::{SKILL_MD, Skill};
+use crate::source::discover::Offered;
+
+/// Agents `--agent` can start, and their commands (the prompt is their last argument).
+const AGENTS: [(&str, &str); 3] = [
+    ("claude-code", "claude"),
+    ("codex", "codex"),
+    ("sarvam-code", "sarvam-code"),
+];
+
+/// What precedes the activation block, so that a prompt piped into an agent says what to do.
+const PREAMBLE: &str = "Use the following skill for the user's next request: follow its \
+instructions, and read its files from the skill directory when it refers to them.\n\n";
+
+pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+    let command = args.agent.as_deref().map(agent_command).transpose()?;
+    let scope = Scope::new(false)?;
+    let Found {
+        opened,
+        offered,
+        settings,
+    } = add::open_offered(&args.source, &scope, args.full_depth, &args.limits, printer)?;
+    let selector = selector(opened.skill.as_deref(), args.skill.as_deref())?;
+    let skill = select(&offered, selector, &args.source)?;
+    let payload = install::collect(
+        opened.tree.as_ref(),
+        &skill.path,
+        Limits::from(&args.limits),
+    )
+    .map_err(|err| add::install_error(&skill.name, err))?;
+    let dir = materialize(&settings.cache, &skill.name, &payload)?;
+    let loaded = Skill::load(&dir, &dir.join(SKILL_MD))
+        .map_err(|err| Error::msg(format!("cannot read `{}`", skill.name)).with_source(err))?;
+    let prompt = format!("{PREAMBLE}{}", Activation::new(&loaded, false).render());
+    if let Some(command) = command {
+        return launch(command, &prompt);
+    }
+    if args.json {
+        let document = json!({
+            "version": 1,
+            "name": skill.name,
+            "directory": dir.display().to_string(),
+            "hash": payload.computed_hash,
+            "prompt": prompt,
+        });
+        let mut text = serde_json::to_string_pretty(&document)?;
+        text.push('\n');
+        printer.data(&text)?;
+    } else {
+        printer.data(&prompt)?;
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// The command that starts `agent`.
+fn agent_command(agent: &str) -> Result<&'static str, Error> {
+    if let Some((_, command)) = AGENTS.iter().find(|(id, _)| *id == agent) {
+        return Ok(command);
+    }
+    let supported: Vec<String> = AGENTS.iter().map(|(id, _)| format!("`{id}`")).collect();
+    let message = match crate::agents::find(agent) {
+        Some(known) => format!("`skills use` cannot start {} yet", known.display_name),
+        None => format!("unknown agent `{agent}`"),
+    };
+    Err(Error::msg(message).with_hint(format!(
+        "`--agent` takes {}; without it the prompt is printed (`skills use … | AGENT`)",
+        supported.join(", ")
+    )))
+}
+
+/// The skill asked for: `@skill` of the source, or `--skill`; both must agree.
+fn selector<'a>(
+    from_source: Option<&'a str>,
+    from_flag: Option<&'a str>,
+) -> Result<Option<&'a str>, Error> {
+    match (from_source, from_flag) {
+        (Some(a), Some(b)) if !a.eq_ignore_ascii_case(b) => Err(Error::msg(format!(
+            "the source asks for `{a}` and `--skill` for `{b}`"
+        ))
+        .with_hint("name one skill")),
+        (a, b) => Ok(b.or(a)),
+    }
+}
+
+/// The one skill to use: the one named, or the only one the source offers.
+fn select<'a>(
+    offered: &'a [Offered],
+    selector: Option<&str>,
+    source: &str,
+) -> Result<&'a Offered, Error> {
+    let visible: Vec<&Offered> = offered
+        .iter()
+        .filter(|s| add::show_internal() || !s.internal)
+        .collect();
+    let names = || {
+        visible
+            .iter()
+            .map(|s| format!("`{}`", s.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if let Some(name) = selector {
+        return add::find_offered(offered, name).ok_or_else(|| {
+            Error::msg(format!("`{source}` has no skill named `{name}`"))
+                .with_hint(format!("available: {}", names()))
+        });
+    }
+    if let [one] = visible.as_slice() {
+        return Ok(one);
+    }
+    let first = visible.first().map_or("NAME", |s| s.name.as_str());
+    Err(Error::msg(format!(
+        "`{source}` has {} skills; which one?",
+        visible.len()
+    ))
+    .with_hint(format!(
+        "`skills use {source}@{first}` or `--skill {first}`; available: {}",
+        names()
+    )))
+}
+
+/// Writes `payload` to `<cache>/use/<folder>-<hash>` (once: the same bytes are there already
+/// when the folder is) and returns the folder.
+fn materialize(cache: &Path, name: &str, payload: &install::Payload) -> Result<PathBuf, Error> {
+    let folder = install::folder_name(name).ok_or_else(|| {
+        Error::msg(format!("`{name}` cannot be a folder name"))
+            .with_hint("a skill name has no path separators or `..`")
+    })?;
+    let hash = payload
+        .computed_hash
+        .get(..16)
+        .unwrap_or(&payload.computed_hash);
+    let dir = cache.join("use").join(format!("{folder}-{hash}"));
+    if dir.join(SKILL_MD).is_file() {
+        return Ok(dir);
+    }
+    let mut transaction = Transaction::default();
+    let placement = Placement {
+        path: dir.clone(),
+        link: None,
+    };
+    transaction
+        .stage(&placement, payload)
+        .map_err(|err| add::install_error(name, err))?;
+    super::scope::commit(transaction, None, "writing the skill to the cache")?;
+    Ok(dir)
+}
+
+/// Starts `command` with `prompt` as its last argument, on this terminal, and ends as it does.
+fn launch(command: &str, prompt: &str) -> Result<ExitStatus, Error> {
+    let status = std::process::Command::new(command)
+        .arg(prompt)
+        .status()
+        .map_err(|err| {
+            let error = Error::msg(format!("cannot start `{command}`"));
+            if err.kind() == std::io::ErrorKind::NotFound {
+                error.with_hint(format!("`{command}` is not on PATH; install it, or pipe the prompt: `skills use … | {command}`"))
+            } else {
+                error.with_source(err)
+            }
+        })?;
+    Ok(if status.success() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
+}

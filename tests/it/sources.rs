@@ -1,0 +1,159 @@
+//! Where sources come from and how the lock names them, as `npx skills` does: GitHub URLs
+//! recorded as `owner/repo`, GitHub Enterprise through `GH_HOST`, and ssh through
+//! `GIT_SSH_COMMAND` — over `git daemon`, a loopback HTTPS server and a stand-in for ssh.
+
+use crate::add::{fixture, lock};
+use crate::common::{Output, TestContext, run};
+
+fn ok(output: &Output) {
+    assert_eq!(output.code, 0, "{}\n{}", output.stdout, output.stderr);
+}
+
+#[test]
+fn github_urls_are_locked_as_owner_repo() {
+    let context = TestContext::new();
+    let remote = crate::add::Remote::new(&context);
+    remote.upstream("acme/flat", &fixture("flat"));
+    // A tree URL on the GitHub host (here the mirror that stands in for github.com).
+    let url = format!(
+        "{}/acme/flat/tree/main/skills/csv-tools",
+        remote.daemon.base_url
+    );
+    let output = crate::add::add(&context, Some(&remote), &[&url, "-a", "claude-code", "-y"]);
+    ok(&output);
+    let entry = &lock(&context)["skills"]["csv-tools"];
+    assert_eq!(entry["source"], "acme/flat", "as `npx skills` writes it");
+    assert_eq!(entry["sourceType"], "github");
+    assert_eq!(entry["ref"], "main");
+    assert_eq!(entry["skillPath"], "skills/csv-tools/SKILL.md");
+    // The entry is followed like any `owner/repo` one.
+    let output = run(context
+        .command()
+        .args(["check", "--exit-code"])
+        .env("SKILLS_GITHUB_URL", &remote.daemon.base_url));
+    ok(&output);
+}
+
+#[test]
+fn gh_host_names_a_github_enterprise_host() {
+    let context = TestContext::new();
+    let remote = crate::add::Remote::new(&context);
+    remote.upstream("acme/flat", &fixture("flat"));
+    let with_host = |args: &[&str]| {
+        run(context
+            .command()
+            .args(args)
+            .env("GH_HOST", "ghe.example.test")
+            .env("SKILLS_GITHUB_URL", &remote.daemon.base_url))
+    };
+    // `owner/repo` is a repository of the Enterprise host, recorded by its clone URL with
+    // `sourceType: git`, as the reference records it.
+    ok(&with_host(&[
+        "add",
+        "acme/flat",
+        "-s",
+        "csv-tools",
+        "-a",
+        "claude-code",
+        "-y",
+    ]));
+    let entry = &lock(&context)["skills"]["csv-tools"];
+    assert_eq!(entry["source"], "https://ghe.example.test/acme/flat.git");
+    assert_eq!(entry["sourceUrl"], "https://ghe.example.test/acme/flat.git");
+    assert_eq!(entry["sourceType"], "git");
+    // A page URL of that host is a repository too, not a website with a skills index.
+    ok(&with_host(&[
+        "add",
+        "https://ghe.example.test/acme/flat/tree/main/skills/pdf-forms",
+        "-a",
+        "claude-code",
+        "-y",
+    ]));
+    assert_eq!(lock(&context)["skills"]["pdf-forms"]["ref"], "main");
+    ok(&with_host(&["check", "--exit-code"]));
+    // Without a mirror the repository is fetched from the host itself, over HTTPS.
+    let host = crate::httpserver::https_server(b"not git".to_vec());
+    let host = host.trim_start_matches("https://");
+    let output = run(context
+        .command()
+        .args(["add", "acme/flat", "--list"])
+        .env("GH_HOST", host)
+        .env(
+            "SSL_CERT_FILE",
+            crate::common::repo().join("tests/fixtures/tls/ca.pem"),
+        ));
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(
+        output
+            .stderr
+            .contains(&format!("https://{host}/acme/flat.git")),
+        "{}",
+        output.stderr
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn git_ssh_command_is_honoured() {
+    use std::os::unix::fs::PermissionsExt;
+    let context = TestContext::new();
+    let remote = crate::add::Remote::new(&context);
+    let upstream = remote.upstream("acme/flat", &fixture("flat"));
+    // An "ssh" that runs the remote command here, as sshd would on the host, and logs its
+    // arguments: what git would run with this GIT_SSH_COMMAND.
+    let log = context.temp.path().join("ssh.log");
+    let ssh = context.temp.path().join("fake ssh");
+    std::fs::write(
+        &ssh,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nwhile [ $# -gt 2 ]; do shift; done\nexec sh -c \"$2\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let command_line = format!("'{}' -o BatchMode=yes", ssh.display());
+    let bare = upstream.bare.display().to_string();
+    for url in [
+        format!("git@git.example.test:{bare}"),
+        format!("ssh://git@git.example.test:2222{bare}"),
+    ] {
+        let output = run(context
+            .command()
+            .args([
+                "add",
+                &url,
+                "-s",
+                "csv-tools",
+                "-a",
+                "claude-code",
+                "-y",
+                "--force",
+            ])
+            .env("GIT_SSH_COMMAND", &command_line));
+        ok(&output);
+    }
+    assert!(
+        context
+            .project
+            .join(".claude/skills/csv-tools/scripts/convert.py")
+            .is_file()
+    );
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.contains(&format!(
+            "-o BatchMode=yes git@git.example.test git-upload-pack '{bare}'"
+        )),
+        "{logged}"
+    );
+    assert!(
+        logged.contains(&format!(
+            "-o BatchMode=yes -p 2222 git@git.example.test git-upload-pack '{bare}'"
+        )),
+        "{logged}"
+    );
+    assert_eq!(
+        lock(&context)["skills"]["csv-tools"]["commit"],
+        upstream.head()
+    );
+}
