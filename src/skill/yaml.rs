@@ -77,8 +77,11 @@ pub fn parse(text: &str) -> Result<Yaml, YamlError> {
 
 /// The value of frontmatter YAML, without positions (what every command but lint needs).
 pub fn value(text: &str) -> Result<Value, YamlError> {
+    // YAML 1.2's core schema, as the SDKs that verify served skills read it: `1_000` is not a
+    // number there (a YAML 1.1 spelling), so it stays the string it is written as.
     let options = serde_saphyr::options! {
         strict_booleans: true,
+        underscored_numbers_as_strings: true,
         with_snippet: false,
         budget: serde_saphyr::budget! { max_depth: MAX_DEPTH, max_nodes: MAX_NODES },
     };
@@ -193,6 +196,10 @@ mod tests {
     #[test]
     fn values_and_positions() {
         let y = parse("name: my-skill\n'description': \"Does: things\"\ncountry: no\nversion: 1.0\ntags: [a, b]\nempty:\nmeta:\n  k: v\n").unwrap();
+        assert_eq!(
+            value("a: 1_000\nb: 0x1F\nc: True\n").unwrap(),
+            serde_json::json!({"a": "1_000", "b": 31, "c": true})
+        );
         assert_eq!(
             y.value,
             serde_json::json!({"name": "my-skill", "description": "Does: things", "country": "no",

@@ -57,6 +57,7 @@ fn value() -> impl Strategy<Value = String> {
         1 => words.clone().prop_map(|w| format!(" {w}\n  {w} more\n")),
         4 => block,
         1 => Just(" 42\n".to_owned()),
+        1 => Just(" 1_000\n".to_owned()),
         1 => Just(" 1.5\n".to_owned()),
         1 => Just(" true\n".to_owned()),
         1 => Just(" ~\n".to_owned()),
