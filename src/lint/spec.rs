@@ -26,6 +26,18 @@ pub const SPEC_FIELDS: &[&str] = &[
     "allowed-tools",
 ];
 
+/// The rule that reports why SKILL.md could not be loaded.
+pub fn load_error_rule(err: &LoadError) -> &'static Rule {
+    match err {
+        LoadError::Read { .. } => &rules::UNREADABLE,
+        LoadError::NotUtf8 { .. } => &rules::NOT_UTF8,
+        LoadError::Split(SplitError::Missing) => &rules::FRONTMATTER_MISSING,
+        LoadError::Split(SplitError::Unclosed { .. }) => &rules::FRONTMATTER_UNCLOSED,
+        LoadError::Yaml { .. } => &rules::YAML_INVALID,
+        LoadError::NotMapping { .. } => &rules::FRONTMATTER_NOT_MAPPING,
+    }
+}
+
 /// Reports why SKILL.md could not be loaded.
 pub fn load_error(cx: &mut Cx<'_>, err: &LoadError) {
     let pos = err.pos();

@@ -19,6 +19,7 @@ use super::listing;
 use super::snapshot::{FileMeta, Limits, SkillEntry, Snapshot};
 use super::uri::unreserved;
 use crate::index::{self, IndexError, NameFilter, Root};
+use crate::lint::{rules, spec};
 use crate::skill::inventory::Inventory;
 use crate::skill::package::{Package, RESOURCES_FILE, TOOLS_FILE};
 use crate::skill::{Load, SKILL_MD};
@@ -62,19 +63,25 @@ impl Builder {
     pub fn step(&mut self, want: usize) -> Result<(usize, Vec<String>), IndexError> {
         let found = self.stream.next_batch(want)?;
         let mut fresh = Vec::new();
+        let mut shadowed = Vec::new();
         for entry in found {
             if !self.seen.insert(entry.real.clone()) {
                 continue;
             }
             let name = entry.name();
-            // Filtered out: as if it were not there. A later skill of a taken name is shadowed.
-            if !self.filter.matches(&name) || !self.names.insert(name) {
+            // Filtered out: as if it were not there.
+            if !self.filter.matches(&name) {
                 continue;
             }
+            if self.names.contains(&name) {
+                shadowed.push((entry.file, name));
+                continue;
+            }
+            self.names.insert(name);
             fresh.push(entry);
         }
         let (limits, known) = (self.limits, &self.known);
-        let loaded: Vec<Result<SkillEntry, String>> = fresh
+        let loaded: Vec<Result<SkillEntry, NotServed>> = fresh
             .into_par_iter()
             .map(|entry| load(entry, limits, known))
             .collect();
@@ -88,8 +95,23 @@ impl Builder {
                     }
                     self.skills.push(Arc::new(skill));
                 }
-                Err(why) => skipped.push(why),
+                Err(why) => skipped.push(why.to_string()),
             }
+        }
+        // Said after loading: the skill that comes first may be in this very batch.
+        for (file, name) in shadowed {
+            let first = self.skills.iter().find(|s| *s.name == name).map_or_else(
+                || "an earlier skill of that name, which is not served either".to_owned(),
+                |s| format!("`{}`, found first,", s.dir.display()),
+            );
+            skipped.push(
+                NotServed {
+                    path: file,
+                    code: rules::DUPLICATE_NAME.code,
+                    why: format!("{first} has the name `{name}` too"),
+                }
+                .to_string(),
+            );
         }
         self.skipped.extend(skipped.iter().cloned());
         Ok((self.skills.len() - before, skipped))
@@ -149,18 +171,33 @@ pub fn reload(
     load(entry, limits, known).ok()
 }
 
+/// A skill the snapshot leaves out, and why, with the lint code that reports it.
+#[derive(Debug, thiserror::Error)]
+#[error("`{}` is not served: {why} ({code})", path.display())]
+pub struct NotServed {
+    path: PathBuf,
+    code: &'static str,
+    why: String,
+}
+
 /// Loads one skill found by the index.
-fn load(entry: index::Entry, limits: Limits, known: &Known) -> Result<SkillEntry, String> {
-    let skill = entry
-        .skill
-        .map_err(|err| format!("`{}` is not served: {err}", entry.file.display()))?;
-    let name = skill
-        .name()
-        .ok_or_else(|| format!("`{}` is not served: it has no name", skill.file.display()))?;
+fn load(entry: index::Entry, limits: Limits, known: &Known) -> Result<SkillEntry, NotServed> {
+    let skill = entry.skill.map_err(|err| NotServed {
+        code: spec::load_error_rule(&err).code,
+        why: err.to_string(),
+        path: entry.file.clone(),
+    })?;
+    let name = skill.name().ok_or_else(|| NotServed {
+        path: skill.file.clone(),
+        code: rules::NAME_MISSING.code,
+        why: "it has no name".into(),
+    })?;
     if !unreserved(&name) {
-        return Err(format!(
-            "`{name}` is not served: its name cannot be a URI segment (use a-z, 0-9 and `-`)"
-        ));
+        return Err(NotServed {
+            path: skill.file.clone(),
+            code: rules::NAME_CHARSET.code,
+            why: format!("its name `{name}` cannot be a URI segment (use a-z, 0-9 and `-`)"),
+        });
     }
     let stat_time = digests::now();
     let inventory = Inventory::scan(&skill.dir);
@@ -202,9 +239,11 @@ fn load(entry: index::Entry, limits: Limits, known: &Known) -> Result<SkillEntry
     // SKILL.md first: the manifest lists its own entry point before anything else.
     files.sort_by(|a, b| (&*a.rel != SKILL_MD, &a.rel).cmp(&(&*b.rel != SKILL_MD, &b.rel)));
     if files.first().is_none_or(|f| &*f.rel != SKILL_MD) {
-        return Err(format!(
-            "`{name}` is not served: its SKILL.md cannot be read"
-        ));
+        return Err(NotServed {
+            path: skill.file.clone(),
+            code: rules::UNREADABLE.code,
+            why: "it cannot be read".into(),
+        });
     }
     let total: u64 = files.iter().map(FileMeta::size).sum();
     let dynamic = files.len() > limits.max_skill_files || total > limits.max_skill_bytes;
@@ -213,8 +252,12 @@ fn load(entry: index::Entry, limits: Limits, known: &Known) -> Result<SkillEntry
         package_bytes.get(RESOURCES_FILE).map(Vec::as_slice),
     );
     let unlisted = listing::problems(&name, &skill.frontmatter.map);
-    let frontmatter = serde_json::value::to_raw_value(&skill.frontmatter.map)
-        .map_err(|err| format!("`{name}` is not served: {err}"))?;
+    let frontmatter =
+        serde_json::value::to_raw_value(&skill.frontmatter.map).map_err(|err| NotServed {
+            path: skill.file.clone(),
+            code: rules::YAML_INVALID.code,
+            why: err.to_string(),
+        })?;
     Ok(SkillEntry {
         name: name.into(),
         lowercase: own == crate::skill::SKILL_MD_LOWER,

@@ -87,7 +87,8 @@ fn invalid_cursor(cursor: &str) -> ErrorData {
 /// size. (A listed skill's `name` and `description` are strings: see [`super::listing`].)
 fn skill_entry(skill: &SkillEntry) -> Skill {
     let mut extra = skill.frontmatter_map();
-    let mut text = |key: &str| match extra.remove(key) {
+    // `shift_remove` keeps the order of the other keys as written.
+    let mut text = |key: &str| match extra.shift_remove(key) {
         Some(serde_json::Value::String(text)) => text,
         _ => String::new(),
     };

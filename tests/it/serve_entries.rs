@@ -451,3 +451,64 @@ fn prompt_json_has_the_frontmatter_verbatim() {
         "Any agent with a shell."
     );
 }
+
+/// Every skill left out is said once on stderr with the lint code that reports it: one that
+/// cannot be read, one whose name cannot be a URI, and one whose name an earlier skill took (even
+/// when that earlier one is not listed). Keys keep the order they are written in.
+#[test]
+fn what_is_left_out_is_said_with_its_code() {
+    let context = TestContext::new();
+    let root = context.project.join("odd");
+    write(
+        &root.join("a-first/SKILL.md"),
+        "---\nname: twin\ndescription: First. Use when first.\nmetadata:\n  version: 1\n---\n",
+    );
+    write(
+        &root.join("b-second/SKILL.md"),
+        "---\nname: twin\ndescription: Second. Use when second.\n---\n",
+    );
+    write(
+        &root.join("spaced/SKILL.md"),
+        "---\nname: Condition-Based Waiting\ndescription: Old style. Use when waiting.\n---\n",
+    );
+    write(
+        &root.join("broken/SKILL.md"),
+        "---\nname: broken\ndescription: Trigger: '/x', when asked\n---\n",
+    );
+    write(
+        &root.join("ordered/SKILL.md"),
+        "---\nname: ordered\ndescription: Ordered. Use when ordering.\nversion: 1.0\nlast_updated: 2026-09-11\nmetadata:\n  author: me\n---\n",
+    );
+    runtime().block_on(async {
+        let (transport, stderr) = spawn(&context, &root, &["--no-watch"]);
+        let (client, _) = connect(transport, false).await;
+        let skills = client.list_all_skills().await.unwrap();
+        let names: Vec<&str> = skills.iter().map(|s| s.frontmatter.name.as_str()).collect();
+        assert_eq!(names, ["ordered"]);
+        let keys: Vec<&str> = skills[0]
+            .frontmatter
+            .extra
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["version", "last_updated", "metadata"], "as written");
+        client.cancel().await.unwrap();
+        let mut log = String::new();
+        tokio::io::AsyncReadExt::read_to_string(&mut { stderr }, &mut log)
+            .await
+            .unwrap();
+        for (what, code) in [
+            (
+                "b-second/SKILL.md` is not served",
+                "(compat/duplicate-name)",
+            ),
+            ("spaced/SKILL.md` is not served", "(spec/name-charset)"),
+            ("broken/SKILL.md` is not served", "(spec/yaml-invalid)"),
+            ("`twin` is left out of skills/list", "(spec/metadata-type)"),
+        ] {
+            let said: Vec<&str> = log.lines().filter(|l| l.contains(what)).collect();
+            assert_eq!(said.len(), 1, "{what} said once in:\n{log}");
+            assert!(said[0].contains(code), "{}", said[0]);
+        }
+    });
+}

@@ -3,14 +3,19 @@
 // one entry breaks a rule of the Skills extension, and verifies every file it reads against the
 // entry: size, sha256, and for SKILL.md the frontmatter as its own YAML reader parses it.
 //
-// usage: node check.mjs BINARY ROOT EXPECTED_LISTED UNLISTED
+// Then, live: a skill edited while the server watches is announced (`resources/subscribe` in the
+// legacy era, `subscriptions/listen` in 2026-07-28) and its new bytes verify against a new listing.
+//
+// usage: node check.mjs BINARY ROOT EXPECTED_LISTED UNLISTED LIVE_ROOT
 //   EXPECTED_LISTED: how many skills must be listed; UNLISTED: comma-separated names that must
-//   not be (and whose files must still be readable as resources).
+//   not be (and whose files must still be readable as resources); LIVE_ROOT: a folder with one
+//   skill, `live`, that the check edits.
+import { writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 
-const [binary, root, expected, unlistedArg] = process.argv.slice(2);
+const [binary, root, expected, unlistedArg, liveRoot] = process.argv.slice(2);
 const unlisted = unlistedArg ? unlistedArg.split(',') : [];
 let failures = 0;
 const fail = (message) => {
@@ -82,6 +87,50 @@ for (const era of ['legacy', 'modern']) {
     console.log(`ok    ${era} (${version}): ${listing.skills.length} skills listed and ${files} files verified by SkillsClient`);
     await client.close();
 }
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+for (const era of ['legacy', 'modern']) {
+    const options = era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {};
+    const client = new Client({ name: 'skills-sdk-check', version: '1' }, options);
+    const seen = [];
+    client.fallbackNotificationHandler = async (notification) => {
+        seen.push(`${notification.method} ${notification.params?.uri ?? ''}`.trim());
+    };
+    await client.connect(new StdioClientTransport({ command: binary, args: ['serve', '--stdio', liveRoot], stderr: 'ignore' }));
+    const skills = new SkillsClient(client);
+    const uri = 'skill://live/SKILL.md';
+    const before = (await skills.list()).skills[0];
+    let subscription;
+    if (era === 'modern') {
+        subscription = await client.listen({ resourcesListChanged: true, resourceSubscriptions: [uri] });
+    } else {
+        await client.subscribeResource({ uri });
+    }
+    // The watch is set up once the first snapshot is built: give it a moment.
+    await sleep(1000);
+    writeFileSync(`${liveRoot}/live/SKILL.md`, `---\nname: live\ndescription: Edited in the ${era} era. Use when live.\n---\n# Live\n`);
+    for (let waited = 0; waited < 10000 && !(seen.includes('notifications/resources/list_changed') && seen.includes(`notifications/resources/updated ${uri}`)); waited += 100) {
+        await sleep(100);
+    }
+    if (!seen.includes('notifications/resources/list_changed')) fail(`${era}: no resources/list_changed after an edit (${seen})`);
+    if (!seen.includes(`notifications/resources/updated ${uri}`)) fail(`${era}: no resources/updated for ${uri} (${seen})`);
+    try {
+        await skills.read(before);
+        fail(`${era}: the old entry still verifies after the edit`);
+    } catch (error) {
+        if (error.name !== 'SkillVerificationError') fail(`${era}: reading with the old entry: ${error.message}`);
+    }
+    const after = (await skills.list()).skills[0];
+    try {
+        const file = await skills.read(after);
+        if (!file.text.includes(`Edited in the ${era} era`)) fail(`${era}: the new listing read old bytes`);
+    } catch (error) {
+        fail(`${era}: the new listing does not verify: ${error.message}`);
+    }
+    console.log(`ok    ${era}: an edit is announced (${seen.join(', ')}) and verifies against the new listing`);
+    await subscription?.close();
+    await client.close();
+}
+
 if (failures > 0) {
     console.error(`${failures} SDK checks failed`);
     process.exit(1);

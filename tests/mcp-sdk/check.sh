@@ -18,6 +18,9 @@ cp -R "$repo/skills/." "$repo/tests/fixtures/serve/." "$scratch/skills/"
 unlisted="internal,overlong,typed"
 total="$(find "$scratch/skills" -mindepth 2 -maxdepth 2 -name SKILL.md | wc -l | tr -d ' ')"
 expected=$((total - 3))
+# A skill the live check edits while the server watches.
+mkdir -p "$scratch/live/live"
+printf -- '---\nname: live\ndescription: Before. Use when live.\n---\n# Live\n' >"$scratch/live/live/SKILL.md"
 node="$(ls "$repo"/tests/mcp-inspector/node_modules/node-linux-*/bin/node 2>/dev/null | head -n1 || true)"
 HOME="$scratch/home" SKILLS_CACHE_DIR="$scratch/cache" "${node:-node}" "$here/check.mjs" \
-    "$binary" "$scratch/skills" "$expected" "$unlisted"
+    "$binary" "$scratch/skills" "$expected" "$unlisted" "$scratch/live"
