@@ -109,6 +109,85 @@ pub fn split(text: &str) -> Result<Split<'_>, SplitError> {
     Err(SplitError::Unclosed { opened: 1 })
 }
 
+/// What [`HeadScan::feed`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Head {
+    /// Not known yet: more bytes are needed.
+    More,
+    /// The frontmatter ends at this offset (after the closing line and its line ending).
+    End(usize),
+    /// The file does not start with a `---` line: there is no frontmatter to wait for.
+    None,
+}
+
+/// Finds where the frontmatter of a SKILL.md ends while its bytes arrive, looking at each line
+/// once, with the rules of [`split`]: so that reading a file's head costs what reading it costs,
+/// also when the frontmatter is never closed.
+#[derive(Debug, Default)]
+pub struct HeadScan {
+    /// Where the first line not yet looked at starts.
+    next: usize,
+    opened: bool,
+}
+
+fn is_delimiter_bytes(line: &[u8]) -> bool {
+    line.strip_prefix(b"---")
+        .is_some_and(|rest| rest.iter().all(|&b| b == b' ' || b == b'\t'))
+}
+
+impl HeadScan {
+    /// Looks at the lines of `bytes` (all that was read so far) it has not looked at yet.
+    pub fn feed(&mut self, bytes: &[u8]) -> Head {
+        loop {
+            let start = self.next;
+            let rest = bytes.get(start..).unwrap_or_default();
+            let Some(at) = memchr::memchr2(b'\n', b'\r', rest) else {
+                // A first line that cannot become `---` ends the wait early.
+                if !self.opened {
+                    if BOM.starts_with(rest) {
+                        return Head::More;
+                    }
+                    let head = rest.strip_prefix(BOM).unwrap_or(rest);
+                    let known = head.len().min(3);
+                    if !b"---".starts_with(&head[..known]) {
+                        return Head::None;
+                    }
+                }
+                return Head::More;
+            };
+            let end = start + at;
+            let next = if bytes[end] == b'\r' {
+                match bytes.get(end + 1) {
+                    // A CR at the end of what was read may be the first half of a CRLF.
+                    None => return Head::More,
+                    Some(b'\n') => end + 2,
+                    Some(_) => end + 1,
+                }
+            } else {
+                end + 1
+            };
+            let line = &bytes[start..end];
+            if !self.opened {
+                let line = if start == 0 {
+                    line.strip_prefix(BOM).unwrap_or(line)
+                } else {
+                    line
+                };
+                if !is_delimiter_bytes(line) {
+                    return Head::None;
+                }
+                self.opened = true;
+            } else if is_delimiter_bytes(line) {
+                return Head::End(next);
+            }
+            self.next = next;
+        }
+    }
+}
+
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = "\u{feff}".as_bytes();
+
 /// Line and column (1-based, column in characters) of byte `offset` in `text`, counting LF, CRLF
 /// and CR as line ends.
 pub fn position(text: &str, offset: usize) -> (usize, usize) {
@@ -176,5 +255,48 @@ mod tests {
         assert_eq!(position(text, 7), (3, 1));
         assert_eq!(position(text, 10), (4, 1));
         assert_eq!(position(text, 12), (4, 2));
+    }
+
+    #[test]
+    fn head_scan_agrees_with_split_in_any_chunks() {
+        for text in [
+            "---\nname: a\n---\n# Body\n",
+            "\u{feff}---\r\nname: a\r\ndescription: d\r\n---\r\nbody",
+            "---\rname: a\r---\r# Body\r",
+            "---\ndescription: before---after\n--- \nrest",
+            "----\nname: a\n---\n",
+            "\n---\nname: a\n---\n",
+            "---\nname: a\n...\n",
+            "---\n---\nbody",
+            "# no frontmatter\n",
+            "-",
+            "--- \t\nname: a\n---\t\n",
+        ] {
+            let expected = match split(text) {
+                Ok(split) if split.body_offset < text.len() => Head::End(split.body_offset),
+                Err(SplitError::Missing) => Head::None,
+                Ok(_) | Err(SplitError::Unclosed { .. }) => Head::More,
+            };
+            for chunk in 1..=text.len().max(1) {
+                let mut scan = HeadScan::default();
+                let mut found = Head::More;
+                for end in (chunk..text.len() + chunk).step_by(chunk) {
+                    found = scan.feed(&text.as_bytes()[..end.min(text.len())]);
+                    if found != Head::More {
+                        break;
+                    }
+                }
+                // A CR at the very end waits for a LF that never comes: at the end of the file
+                // the whole file is the head anyway.
+                if expected == Head::More || found == Head::More {
+                    assert!(
+                        matches!(found, Head::More | Head::End(_)),
+                        "{text:?} by {chunk}: {found:?}"
+                    );
+                    continue;
+                }
+                assert_eq!(found, expected, "{text:?} in chunks of {chunk}");
+            }
+        }
     }
 }

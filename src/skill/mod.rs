@@ -317,13 +317,15 @@ pub fn read_file(path: &Path, size: Option<u64>) -> std::io::Result<Vec<u8>> {
 }
 
 /// Reads a SKILL.md up to the end of its frontmatter (or all of it when that is not found):
-/// returns the bytes read and whether they are the whole file.
+/// returns the bytes read and whether they are the whole file. Each line is looked at once, so
+/// a frontmatter that is never closed costs one read of the file, not one scan per chunk.
 pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, bool)> {
     use std::io::Read as _;
     const CHUNK: usize = 4096;
     let mut file = open_nonblocking(path)?;
     let mut bytes: Vec<u8> = Vec::new();
     let mut chunk = [0u8; CHUNK];
+    let mut scan = frontmatter::HeadScan::default();
     loop {
         if bytes.len() as u64 > MAX_READ {
             return Err(too_large(path));
@@ -339,21 +341,13 @@ pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, bool)> {
         }
         bytes.extend_from_slice(&chunk[..n]);
         // Stop as soon as the frontmatter is closed, or as soon as there is none.
-        let valid = match std::str::from_utf8(&bytes) {
-            Ok(text) => text,
-            Err(err) if err.error_len().is_none() => {
-                std::str::from_utf8(&bytes[..err.valid_up_to()]).unwrap_or("")
-            }
-            Err(_) => return Ok((bytes, false)),
-        };
-        match frontmatter::split(valid) {
-            Ok(split) => {
-                let end = split.body_offset;
+        match scan.feed(&bytes) {
+            frontmatter::Head::More => {}
+            frontmatter::Head::End(end) => {
                 bytes.truncate(end);
                 return Ok((bytes, false));
             }
-            Err(frontmatter::SplitError::Missing) if valid.len() >= 4 => return Ok((bytes, false)),
-            Err(_) => {}
+            frontmatter::Head::None => return Ok((bytes, false)),
         }
     }
 }

@@ -47,6 +47,31 @@ proptest! {
         let _ = Skill::parse(Path::new("d"), Path::new("d/SKILL.md"), bytes);
     }
 
+    /// Reading a head as bytes arrive finds the end that splitting the whole text finds.
+    #[test]
+    fn head_scan_agrees_with_split(text in frontmatterish(), chunk in 1usize..64) {
+        let mut scan = frontmatter::HeadScan::default();
+        let mut found = frontmatter::Head::More;
+        let bytes = text.as_bytes();
+        let mut end = 0;
+        while end < bytes.len() && found == frontmatter::Head::More {
+            end = (end + chunk).min(bytes.len());
+            found = scan.feed(&bytes[..end]);
+        }
+        // Still waiting at the end of the input: the whole file is then the head, which parses as
+        // `split` says. A found end or a refusal must agree with `split`.
+        match (frontmatter::split(&text), found) {
+            (Ok(split), frontmatter::Head::End(at)) => prop_assert_eq!(split.body_offset, at),
+            (Ok(split), frontmatter::Head::More) => prop_assert!(split.body_offset + 1 >= bytes.len()),
+            (
+                Err(frontmatter::SplitError::Missing),
+                frontmatter::Head::None | frontmatter::Head::More,
+            )
+            | (Err(frontmatter::SplitError::Unclosed { .. }), frontmatter::Head::More) => {}
+            (split, found) => prop_assert!(false, "split: {:?}, the scan: {:?}", split, found),
+        }
+    }
+
     #[test]
     fn parse_structured_never_panics(text in frontmatterish()) {
         if let Ok(skill) = Skill::parse(Path::new("d"), Path::new("d/SKILL.md"), text.clone().into_bytes()) {
