@@ -14,6 +14,7 @@ mod lifecycle;
 mod lint;
 mod list;
 mod prompt;
+mod security;
 mod serve;
 mod web;
 
