@@ -134,7 +134,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__add)
-            opts="-s -a -g -y -l -q -v -h -V --skill --agent --global --copy --yes --all --list --dry-run --force --full-depth --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
+            opts="-s -a -g -y -l -q -v -h -V --skill --agent --global --copy --yes --all --list --dry-run --force --full-depth --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -173,6 +173,10 @@ _skills() {
                     return 0
                     ;;
                 --max-extracted-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -498,7 +502,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__install)
-            opts="-g -q -v -h -V --frozen --global --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
+            opts="-g -q -v -h -V --frozen --global --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -521,6 +525,10 @@ _skills() {
                     return 0
                     ;;
                 --max-extracted-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -740,7 +748,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__update)
-            opts="-g -q -v -h -V --global --force --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
+            opts="-g -q -v -h -V --global --force --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -763,6 +771,10 @@ _skills() {
                     return 0
                     ;;
                 --max-extracted-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

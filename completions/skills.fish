@@ -56,6 +56,7 @@ complete -c skills -n "__fish_skills_using_subcommand add" -l max-skill-size -d 
 complete -c skills -n "__fish_skills_using_subcommand add" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand add" -l allow -d 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -68,6 +69,7 @@ complete -c skills -n "__fish_skills_using_subcommand add" -l dry-run -d 'Print 
 complete -c skills -n "__fish_skills_using_subcommand add" -l force -d 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)'
 complete -c skills -n "__fish_skills_using_subcommand add" -l full-depth -d 'Search the whole source even when its root is a skill'
 complete -c skills -n "__fish_skills_using_subcommand add" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand add" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand add" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand add" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand add" -l no-progress -d 'Never draw progress bars'
@@ -80,6 +82,7 @@ complete -c skills -n "__fish_skills_using_subcommand a" -l max-skill-size -d 'L
 complete -c skills -n "__fish_skills_using_subcommand a" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand a" -l allow -d 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -92,6 +95,7 @@ complete -c skills -n "__fish_skills_using_subcommand a" -l dry-run -d 'Print wh
 complete -c skills -n "__fish_skills_using_subcommand a" -l force -d 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)'
 complete -c skills -n "__fish_skills_using_subcommand a" -l full-depth -d 'Search the whole source even when its root is a skill'
 complete -c skills -n "__fish_skills_using_subcommand a" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand a" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand a" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand a" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand a" -l no-progress -d 'Never draw progress bars'
@@ -163,12 +167,14 @@ complete -c skills -n "__fish_skills_using_subcommand install" -l max-skill-size
 complete -c skills -n "__fish_skills_using_subcommand install" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand install" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
 complete -c skills -n "__fish_skills_using_subcommand install" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand install" -l allow -d 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`' -r
 complete -c skills -n "__fish_skills_using_subcommand install" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c skills -n "__fish_skills_using_subcommand install" -l frozen -d 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked'
 complete -c skills -n "__fish_skills_using_subcommand install" -s g -l global -d 'Restore the user\'s skills (`~/.agents/.skill-lock.json`) instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand install" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand install" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand install" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand install" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand install" -l no-progress -d 'Never draw progress bars'
@@ -195,16 +201,18 @@ complete -c skills -n "__fish_skills_using_subcommand update" -l max-skill-size 
 complete -c skills -n "__fish_skills_using_subcommand update" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand update" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
 complete -c skills -n "__fish_skills_using_subcommand update" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand update" -l allow -d 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`' -r
 complete -c skills -n "__fish_skills_using_subcommand update" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c skills -n "__fish_skills_using_subcommand update" -s g -l global -d 'Update the user\'s skills instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand update" -l force -d 'Replace installed copies that were edited since they were installed'
 complete -c skills -n "__fish_skills_using_subcommand update" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand update" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand update" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand update" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand update" -l no-progress -d 'Never draw progress bars'
-complete -c skills -n "__fish_skills_using_subcommand update" -s h -l help -d 'Print help'
+complete -c skills -n "__fish_skills_using_subcommand update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skills -n "__fish_skills_using_subcommand update" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand manifest" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''

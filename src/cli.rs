@@ -227,6 +227,24 @@ pub struct LimitArgs {
     pub max_extracted_size: u64,
 }
 
+/// The install gate: the `security` and `spec` lint rules run on every skill before it is written.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Install gate")]
+pub struct GateArgs {
+    /// Install even with findings of this rule (`security/remote-exec`; repeatable, or
+    /// comma-separated); recorded per skill in `skills-lock.json`
+    ///
+    /// Every skill is checked with the `security` and `spec` lint rules before anything of it is
+    /// written; a skill with an error finding is not written and the command exits 1. The codes
+    /// that let findings through are recorded in its lock entry (`allow`), so that `install
+    /// --frozen` on another machine decides the same.
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub allow: Vec<String>,
+    /// Do not check skills before writing them (for this run only; not recorded)
+    #[arg(long)]
+    pub no_verify: bool,
+}
+
 #[derive(Debug, Clone, Args)]
 #[command(
     after_long_help = "Sources:\n  owner/repo, owner/repo/sub/path, owner/repo@skill, owner/repo#ref\n  \
@@ -276,6 +294,8 @@ pub struct AddArgs {
     pub json: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub gate: GateArgs,
 }
 
 #[derive(Debug, Args)]
@@ -342,6 +362,8 @@ pub struct InstallArgs {
     pub json: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub gate: GateArgs,
 }
 
 #[derive(Debug, Args)]
@@ -384,6 +406,8 @@ pub struct UpdateArgs {
     pub json: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub gate: GateArgs,
 }
 
 #[derive(Debug, Args)]

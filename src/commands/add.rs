@@ -174,12 +174,34 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         return Ok(ExitStatus::Success);
     }
     confirm(args.yes || args.all, &planned, &targets, &scope, printer)?;
-    let (transaction, staged, more_skipped) =
-        stage_all(opened.tree.as_ref(), planned, limits, printer)?;
+    let mut gate = crate::gate::Gate::new(&args.gate, printer)?;
+    gate.remember_locked(&lock, &opened.origin.source);
+    let (transaction, staged, more_skipped) = stage_all(
+        opened.tree.as_ref(),
+        planned,
+        limits,
+        (&mut gate, &opened.origin),
+        printer,
+    )?;
     skipped.extend(more_skipped);
+    if staged.is_empty() {
+        if args.json {
+            report(
+                &staged,
+                &skipped,
+                &opened.origin,
+                mode,
+                &scope,
+                true,
+                printer,
+            )?;
+        }
+        return Ok(ExitStatus::Failure);
+    }
     for skill in &staged {
         let previous = lock.skills.get(&skill.planned.name);
-        let entry = lock_entry(skill, &opened.origin, &agents, mode, previous, scope.global);
+        let mut entry = lock_entry(skill, &opened.origin, &agents, mode, previous, scope.global);
+        entry.allow = gate.allowed_for(&skill.planned.name);
         lock.skills.insert(skill.planned.name.clone(), entry);
     }
     super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
@@ -192,7 +214,11 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         args.json,
         printer,
     )?;
-    Ok(ExitStatus::Success)
+    Ok(if gate.refused_any() {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
 }
 
 /// Skill names asked for: `--skill` plus `@skill` of the source string.
@@ -288,13 +314,15 @@ fn plan(
 /// Skills left out, with why.
 pub type Skipped = Vec<(String, String)>;
 
-/// Reads each planned skill from the source and stages it; a skill that cannot be installed
-/// (a symlink leaving the source, over a limit) is skipped and reported. Errors only when
-/// nothing is left, or when writing fails (then nothing is left behind either).
+/// Reads each planned skill from the source, passes it through the install gate, and stages it;
+/// a skill that cannot be installed (a symlink leaving the source, over a limit) is skipped and
+/// reported, one the gate refuses too. Errors only when nothing is left and nothing was refused,
+/// or when writing fails (then nothing is left behind either).
 pub fn stage_all(
     tree: &dyn crate::source::tree::SourceTree,
     planned: Vec<Planned>,
     limits: Limits,
+    (gate, origin): (&mut crate::gate::Gate, &Origin),
     printer: &Printer,
 ) -> Result<(Transaction, Vec<Staged>, Skipped), Error> {
     let mut transaction = Transaction::default();
@@ -313,6 +341,12 @@ pub fn stage_all(
         for note in &payload.notes {
             printer.warn(format_args!("`{}`: {note}", skill.name));
         }
+        if gate
+            .check_planned(&skill, origin, &payload, printer)
+            .is_none()
+        {
+            continue;
+        }
         for placement in &skill.placements {
             transaction
                 .stage(placement, &payload)
@@ -324,7 +358,8 @@ pub fn stage_all(
             planned: skill,
         });
     }
-    if staged.is_empty() {
+    skipped.extend(gate.refusals());
+    if staged.is_empty() && !gate.refused_any() {
         return Err(
             Error::msg("nothing to install: every chosen skill was skipped").with_hint(
                 skipped
@@ -531,6 +566,7 @@ pub fn lock_entry(
         agents: agents.to_vec(),
         mode: Some(mode),
         files: skill.digests.clone(),
+        allow: Vec::new(),
         installed_at: previous
             .and_then(|p| p.installed_at.clone())
             .or_else(|| now.clone()),

@@ -6,6 +6,7 @@ mod gitfixture;
 mod add;
 mod compat;
 mod fuzz;
+mod gate;
 mod generated;
 mod help;
 mod httpserver;
