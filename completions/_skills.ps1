@@ -42,6 +42,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Read-only: which locked skills have upstream changes')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode')
             [CompletionResult]::new('manifest', 'manifest', [CompletionResultType]::ParameterValue, 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find what is wrong with installed skills: broken links, lock drift, shadowing, stale cache')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Validate skills: the open spec, portability, quality, size and security')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a new skill that passes `skills lint --strict`')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt')
@@ -305,6 +306,22 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'skills;doctor' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Check only the user''s skills and lock (`~/.agents/skills`, …), not the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Check only the user''s skills and lock (`~/.agents/skills`, …), not the project''s')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'skills;lint' {
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Only skills whose name matches this glob (repeatable)')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out skills whose name matches this glob (repeatable)')
@@ -412,6 +429,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Read-only: which locked skills have upstream changes')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode')
             [CompletionResult]::new('manifest', 'manifest', [CompletionResultType]::ParameterValue, 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find what is wrong with installed skills: broken links, lock drift, shadowing, stale cache')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Validate skills: the open spec, portability, quality, size and security')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a new skill that passes `skills lint --strict`')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt')
@@ -442,6 +460,9 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             break
         }
         'skills;help;manifest' {
+            break
+        }
+        'skills;help;doctor' {
             break
         }
         'skills;help;lint' {

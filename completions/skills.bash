@@ -28,6 +28,9 @@ _skills() {
             skills,completions)
                 cmd="skills__subcmd__completions"
                 ;;
+            skills,doctor)
+                cmd="skills__subcmd__doctor"
+                ;;
             skills,find)
                 cmd="skills__subcmd__find"
                 ;;
@@ -76,6 +79,9 @@ _skills() {
             skills__subcmd__help,completions)
                 cmd="skills__subcmd__help__subcmd__completions"
                 ;;
+            skills__subcmd__help,doctor)
+                cmd="skills__subcmd__help__subcmd__doctor"
+                ;;
             skills__subcmd__help,find)
                 cmd="skills__subcmd__help__subcmd__find"
                 ;;
@@ -116,7 +122,7 @@ _skills() {
 
     case "${cmd}" in
         skills)
-            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version add a remove rm list ls find install check update manifest lint init prompt serve completions help"
+            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version add a remove rm list ls find install check update manifest doctor lint init prompt serve completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -247,6 +253,24 @@ _skills() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skills__subcmd__doctor)
+            opts="-g -q -v -h -V --global --json --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skills__subcmd__find)
             opts="-q -v -h -V --owner --limit --json --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -274,7 +298,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help)
-            opts="add remove list find install check update manifest lint init prompt serve completions help"
+            opts="add remove list find install check update manifest doctor lint init prompt serve completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -316,6 +340,20 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

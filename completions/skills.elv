@@ -39,6 +39,7 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand check 'Read-only: which locked skills have upstream changes'
             cand update 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
             cand manifest 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
+            cand doctor 'Find what is wrong with installed skills: broken links, lock drift, shadowing, stale cache'
             cand lint 'Validate skills: the open spec, portability, quality, size and security'
             cand init 'Create a new skill that passes `skills lint --strict`'
             cand prompt 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt'
@@ -290,6 +291,21 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'skills;doctor'= {
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -g 'Check only the user''s skills and lock (`~/.agents/skills`, …), not the project''s'
+            cand --global 'Check only the user''s skills and lock (`~/.agents/skills`, …), not the project''s'
+            cand --json 'Print one JSON document (`"version": 1`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'skills;lint'= {
             cand --include 'Only skills whose name matches this glob (repeatable)'
             cand --exclude 'Leave out skills whose name matches this glob (repeatable)'
@@ -392,6 +408,7 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand check 'Read-only: which locked skills have upstream changes'
             cand update 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
             cand manifest 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
+            cand doctor 'Find what is wrong with installed skills: broken links, lock drift, shadowing, stale cache'
             cand lint 'Validate skills: the open spec, portability, quality, size and security'
             cand init 'Create a new skill that passes `skills lint --strict`'
             cand prompt 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt'
@@ -414,6 +431,8 @@ set edit:completion:arg-completer[skills] = {|@words|
         &'skills;help;update'= {
         }
         &'skills;help;manifest'= {
+        }
+        &'skills;help;doctor'= {
         }
         &'skills;help;lint'= {
         }

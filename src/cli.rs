@@ -62,6 +62,8 @@ pub enum Command {
     Update(UpdateArgs),
     /// Record (or verify) the files and hashes of every installed skill in `skills-lock.json`
     Manifest(ManifestArgs),
+    /// Find what is wrong with installed skills: broken links, lock drift, shadowing, stale cache
+    Doctor(DoctorArgs),
     /// Validate skills: the open spec, portability, quality, size and security
     Lint(LintArgs),
     /// Create a new skill that passes `skills lint --strict`
@@ -225,6 +227,24 @@ pub struct LimitArgs {
     /// Largest total a downloaded archive may unpack to
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "25MiB")]
     pub max_extracted_size: u64,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Checks the project's agent dirs (unless -g) and the user's: symlinks whose \
+target is gone, folders left by an interrupted run, drift between the lockfile and the disk (where a \
+lockfile exists), user skills hidden by a project skill of the same name, agent dirs that no agent \
+installed on this machine reads, and cached repositories unused for 30 days or broken. Each problem \
+comes with a fix; nothing is changed.\n\nExit status: 0 when nothing is wrong, 1 when problems were \
+found, 2 when the run failed."
+)]
+pub struct DoctorArgs {
+    /// Check only the user's skills and lock (`~/.agents/skills`, …), not the project's
+    #[arg(short, long)]
+    pub global: bool,
+    /// Print one JSON document (`"version": 1`)
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The install gate: the `security` and `spec` lint rules run on every skill before it is written.

@@ -3,6 +3,7 @@
 pub mod add;
 pub mod check;
 pub mod completions;
+pub mod doctor;
 pub mod find;
 pub mod init;
 pub mod install;
@@ -38,6 +39,7 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
         Command::Check(args) => check::run(&args, printer),
         Command::Update(args) => update::run(&args, printer),
         Command::Manifest(args) => manifest::run(&args, printer),
+        Command::Doctor(args) => doctor::run(&args, printer),
         Command::Completions(args) => completions::run(&args, printer),
     }
 }

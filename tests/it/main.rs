@@ -5,6 +5,7 @@ mod gitfixture;
 
 mod add;
 mod compat;
+mod doctor;
 mod fuzz;
 mod gate;
 mod generated;
