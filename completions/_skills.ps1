@@ -337,6 +337,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings as errors')
             [CompletionResult]::new('--list-rules', '--list-rules', [CompletionResultType]::ParameterName, 'Print every rule with its code and default severity and exit')
+            [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'The PATHs are changed files (as pre-commit passes them): lint each skill that holds one, and ignore files outside skills')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')

@@ -582,7 +582,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__lint)
-            opts="-g -A -q -v -h -V --global --include --exclude --format --strict --allow --explain --list-rules --max-file-size --max-skill-size --max-files --quiet --verbose --color --no-progress --help --version"
+            opts="-g -A -q -v -h -V --global --include --exclude --format --strict --allow --explain --list-rules --max-file-size --max-skill-size --max-files --changed --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -321,6 +321,7 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand --global 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
             cand --strict 'Treat warnings as errors'
             cand --list-rules 'Print every rule with its code and default severity and exit'
+            cand --changed 'The PATHs are changed files (as pre-commit passes them): lint each skill that holds one, and ignore files outside skills'
             cand -q 'Print only data and errors'
             cand --quiet 'Print only data and errors'
             cand -v 'Print more about what is done (repeat for more)'

@@ -253,6 +253,7 @@ never\t''"
 complete -c skills -n "__fish_skills_using_subcommand lint" -s g -l global -d 'Use only the user\'s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
 complete -c skills -n "__fish_skills_using_subcommand lint" -l strict -d 'Treat warnings as errors'
 complete -c skills -n "__fish_skills_using_subcommand lint" -l list-rules -d 'Print every rule with its code and default severity and exit'
+complete -c skills -n "__fish_skills_using_subcommand lint" -l changed -d 'The PATHs are changed files (as pre-commit passes them): lint each skill that holds one, and ignore files outside skills'
 complete -c skills -n "__fish_skills_using_subcommand lint" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand lint" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand lint" -l no-progress -d 'Never draw progress bars'

@@ -127,6 +127,10 @@ pub struct LintArgs {
     /// Largest number of files in one skill folder
     #[arg(long, value_name = "N", default_value_t = 512)]
     pub max_files: u64,
+    /// The PATHs are changed files (as pre-commit passes them): lint each skill that holds one,
+    /// and ignore files outside skills
+    #[arg(long)]
+    pub changed: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
