@@ -184,36 +184,27 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         printer,
     )?;
     skipped.extend(more_skipped);
-    if staged.is_empty() {
-        if args.json {
-            report(
-                &staged,
-                &skipped,
-                &opened.origin,
-                mode,
-                &scope,
-                true,
-                printer,
-            )?;
-        }
-        return Ok(ExitStatus::Failure);
-    }
     for skill in &staged {
         let previous = lock.skills.get(&skill.planned.name);
         let mut entry = lock_entry(skill, &opened.origin, &agents, mode, previous, scope.global);
         entry.allow = gate.allowed_for(&skill.planned.name);
         lock.skills.insert(skill.planned.name.clone(), entry);
     }
-    super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
-    report(
-        &staged,
-        &skipped,
-        &opened.origin,
-        mode,
-        &scope,
-        args.json,
-        printer,
-    )?;
+    // Every skill refused by the gate: nothing to write, not even the lock.
+    if !staged.is_empty() {
+        super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
+    }
+    if !staged.is_empty() || args.json {
+        report(
+            &staged,
+            &skipped,
+            &opened.origin,
+            mode,
+            &scope,
+            args.json,
+            printer,
+        )?;
+    }
     Ok(if gate.refused_any() {
         ExitStatus::Failure
     } else {
@@ -328,6 +319,8 @@ pub fn stage_all(
     let mut transaction = Transaction::default();
     let mut staged = Vec::new();
     let mut skipped = Vec::new();
+    // The gate checks each skill on the thread pool while the next ones are read.
+    let mut checked = crate::gate::Pipeline::new(gate, origin);
     for skill in planned {
         let payload = match install::collect(tree, &skill.source_dir, limits) {
             Ok(payload) => payload,
@@ -341,22 +334,13 @@ pub fn stage_all(
         for note in &payload.notes {
             printer.warn(format_args!("`{}`: {note}", skill.name));
         }
-        if gate
-            .check_planned(&skill, origin, &payload, printer)
-            .is_none()
-        {
-            continue;
+        checked.push(skill, payload);
+        while let Some((skill, payload)) = checked.next(false, printer) {
+            staged.push(stage_one(&mut transaction, skill, &payload)?);
         }
-        for placement in &skill.placements {
-            transaction
-                .stage(placement, &payload)
-                .map_err(|err| install_error(&skill.name, err))?;
-        }
-        staged.push(Staged {
-            computed_hash: payload.computed_hash.clone(),
-            digests: payload.digests(),
-            planned: skill,
-        });
+    }
+    while let Some((skill, payload)) = checked.next(true, printer) {
+        staged.push(stage_one(&mut transaction, skill, &payload)?);
     }
     skipped.extend(gate.refusals());
     if staged.is_empty() && !gate.refused_any() {
@@ -371,6 +355,24 @@ pub fn stage_all(
         );
     }
     Ok((transaction, staged, skipped))
+}
+
+/// Stages every placement of `skill`.
+fn stage_one(
+    transaction: &mut Transaction,
+    skill: Planned,
+    payload: &install::Payload,
+) -> Result<Staged, Error> {
+    for placement in &skill.placements {
+        transaction
+            .stage(placement, payload)
+            .map_err(|err| install_error(&skill.name, err))?;
+    }
+    Ok(Staged {
+        computed_hash: payload.computed_hash.clone(),
+        digests: payload.digests(),
+        planned: skill,
+    })
 }
 
 /// Folders the lock does not know are someone's work; a name locked from another source is

@@ -22,7 +22,7 @@ const MAX_PER_FILE: usize = 10;
 /// Phrases that try to take over the model: overriding what came before, jailbreak personas,
 /// chat-template role markers, and hiding what is done from the user.
 static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    super::exec::ascii_regex(
         r"(?ix)
         \b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|every\s+)?(of\s+)?(the\s+|your\s+|my\s+|these\s+|those\s+)?
             (previous|prior|preceding|above|earlier|former|original|system|developer|safety)\s+
@@ -35,6 +35,14 @@ static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
         | \b(do\s+not|don'?t|never)\s+(tell|inform|notify|alert|warn)\s+the\s+user\s+(about|that|what)\b
         | \bwithout\s+(the\s+|your\s+)?(user'?s?|their)\s+(knowledge|knowing|noticing|awareness)\b
         | \bwithout\s+(telling|informing|notifying|alerting)\s+(the\s+)?user\b",
+    )
+});
+
+/// Literals that every [`INJECTION`] match holds, searched in the ASCII-lowercased text: one
+/// fast literal search finds the few lines worth the full regex, whatever their letter case.
+static INJECTION_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"ignore|disregard|forget|override|bypass|you are now|mode|have no|had no|<\|im_|<\|system|<\|endoftext|<\|start_header|<<sys>>|inst\]|without|user about|user that|user what",
     )
     .expect("static regex builds")
 });
@@ -134,11 +142,10 @@ impl Regions {
         }
     }
 
-    /// An example (in code or quotes), a comment, or a concealment phrase after a negation.
-    fn not_an_instruction(&self, text: &str, found: &regex::Match<'_>) -> bool {
-        let offset = found.start();
+    /// An example (in code or quotes), a comment, or a concealment phrase after a negation: the
+    /// phrase `found` at `offset` of `text`.
+    fn not_an_instruction(&self, text: &str, offset: usize, found: &str) -> bool {
         let negated_concealment = found
-            .as_str()
             .get(..7)
             .is_some_and(|p| p.eq_ignore_ascii_case("without"))
             && negated(&text[..offset]);
@@ -151,12 +158,19 @@ impl Regions {
 
 /// `security/prompt-injection` in Markdown or plain text, outside examples and comments.
 pub fn scan_prompt_injection(cx: &mut Cx<'_>, path: &std::path::Path, text: &str) {
+    let lower = text.to_ascii_lowercase();
     let mut regions: Option<Regions> = None;
     let mut reported = 0;
-    for found in INJECTION.find_iter(text) {
-        let offset = found.start();
+    let lines = super::exec::candidate_lines(&lower, &INJECTION_CANDIDATE);
+    for found in lines.flat_map(|(start, line)| {
+        INJECTION
+            .find_iter(&text[start..start + line.len()])
+            .map(move |m| (start, m))
+    }) {
+        let (start, found) = found;
+        let offset = start + found.start();
         let regions = regions.get_or_insert_with(|| Regions::of(text));
-        if regions.not_an_instruction(text, &found) {
+        if regions.not_an_instruction(text, offset, found.as_str()) {
             continue;
         }
         reported += 1;
@@ -260,12 +274,15 @@ pub fn scan_hidden_instructions(
 /// The end of the run of invisible characters starting at `offset` when it is long enough to
 /// spell text (reported here, so `security/hidden-unicode` need not report it again).
 pub fn smuggled_run_end(text: &str, offset: usize) -> Option<usize> {
+    invisible_run(text, offset).and_then(|(end, spells)| spells.then_some(end))
+}
+
+/// The run of tag or zero-width characters starting at `offset`: where it ends, and whether it
+/// is long enough to spell text (tags after 🏴 are a flag, never text).
+fn invisible_run(text: &str, offset: usize) -> Option<(usize, bool)> {
     let first = text[offset..].chars().next()?;
     let is_tag = |c: char| ('\u{E0000}'..='\u{E007F}').contains(&c);
     let (same, min): (fn(char) -> bool, usize) = if is_tag(first) {
-        if text[..offset].ends_with('\u{1F3F4}') {
-            return None;
-        }
         (is_tag, TAG_RUN)
     } else if zero_width(first) {
         (zero_width, ZERO_WIDTH_RUN)
@@ -278,59 +295,51 @@ pub fn smuggled_run_end(text: &str, offset: usize) -> Option<usize> {
         count += 1;
         end += c.len_utf8();
     }
-    (count >= min).then_some(end)
+    let flag = is_tag(first) && text[..offset].ends_with('\u{1F3F4}');
+    Some((end, count >= min && !flag))
 }
 
-/// Runs of tag characters (decoded) and of zero-width characters.
+/// Runs of tag characters (decoded) and of zero-width characters. Only the lead bytes of those
+/// characters are looked at (0xE2: U+200B–U+2064, 0xEF: U+FEFF, 0xF3: U+E0000–U+E007F).
 fn smuggled(text: &str, found: &mut Vec<(usize, String)>) {
-    let mut chars = text.char_indices().peekable();
-    let mut previous: Option<char> = None;
-    while let Some((offset, c)) = chars.next() {
-        if ('\u{E0000}'..='\u{E007F}').contains(&c) {
-            let flag = previous == Some('\u{1F3F4}');
-            let mut decoded = String::new();
-            let mut count = 1;
-            let mut push = |c: char| {
-                if let Some(ascii) =
-                    char::from_u32(u32::from(c) - 0xE0000).filter(|a| (' '..='~').contains(a))
-                {
-                    decoded.push(ascii);
-                }
-            };
-            push(c);
-            while let Some((_, next)) =
-                chars.next_if(|(_, n)| ('\u{E0000}'..='\u{E007F}').contains(n))
-            {
-                push(next);
-                count += 1;
-                previous = Some(next);
-            }
-            if !flag && count >= TAG_RUN && !decoded.trim().is_empty() {
-                found.push((
-                    offset,
-                    format!(
-                        "{count} invisible tag characters spell \"{}\"",
-                        super::exec::excerpt(&decoded)
-                    ),
-                ));
-            }
+    let mut next = 0;
+    for i in memchr::memchr3_iter(0xE2, 0xEF, 0xF3, text.as_bytes()) {
+        if i < next {
             continue;
         }
-        if zero_width(c) {
-            let mut count = 1;
-            while chars.next_if(|(_, n)| zero_width(*n)).is_some() {
-                count += 1;
-            }
-            if count >= ZERO_WIDTH_RUN {
-                found.push((
-                    offset,
-                    format!("{count} zero-width characters in a row: text encoded in invisible characters"),
-                ));
-            }
-            previous = None;
+        let Some((end, spells)) = invisible_run(text, i) else {
+            continue;
+        };
+        next = end;
+        if !spells {
             continue;
         }
-        previous = Some(c);
+        let run = &text[i..end];
+        if run.starts_with(|c: char| zero_width(c)) {
+            found.push((
+                i,
+                format!(
+                    "{} zero-width characters in a row: text encoded in invisible characters",
+                    run.chars().count()
+                ),
+            ));
+            continue;
+        }
+        let decoded: String = run
+            .chars()
+            .filter_map(|c| char::from_u32(u32::from(c) - 0xE0000))
+            .filter(|c| (' '..='~').contains(c))
+            .collect();
+        if !decoded.trim().is_empty() {
+            found.push((
+                i,
+                format!(
+                    "{} invisible tag characters spell \"{}\"",
+                    run.chars().count(),
+                    super::exec::excerpt(&decoded)
+                ),
+            ));
+        }
     }
 }
 
@@ -342,7 +351,7 @@ mod tests {
         let regions = Regions::of(text);
         INJECTION
             .find_iter(text)
-            .filter(|m| !regions.not_an_instruction(text, m))
+            .filter(|m| !regions.not_an_instruction(text, m.start(), m.as_str()))
             .map(|m| m.as_str().to_owned())
             .collect()
     }

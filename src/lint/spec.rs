@@ -133,7 +133,8 @@ pub fn check(cx: &mut Cx<'_>, skill: &Skill) {
 }
 
 fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
-    let pos = value_pos(skill, "name");
+    // Positions need a second look at the YAML: taken only when there is something to report.
+    let pos = || value_pos(skill, "name");
     let raw = match skill.frontmatter.map.get("name") {
         None => {
             cx.at(
@@ -160,7 +161,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
             };
             cx.at(
                 &rules::NAME_TYPE,
-                pos.or(Some(top(skill))),
+                pos().or(Some(top(skill))),
                 format!("`name` must be a non-empty string, not {what}"),
             );
             return;
@@ -170,7 +171,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
     if trimmed != raw {
         cx.at(
             &rules::NAME_WHITESPACE,
-            pos,
+            pos(),
             format!("`name` has whitespace around `{trimmed}`"),
         )
         .help(format!("write `name: {trimmed}`"));
@@ -182,7 +183,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         valid = false;
         cx.at(
             &rules::NAME_TOO_LONG,
-            pos,
+            pos(),
             format!("`name` has {count} characters; the limit is {MAX_NAME_CHARS}"),
         );
     }
@@ -191,7 +192,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         valid = false;
         cx.at(
             &rules::NAME_UPPERCASE,
-            pos,
+            pos(),
             format!("`name` `{name}` must be lowercase"),
         )
         .help(format!("use `{lower}` (and rename the folder)"));
@@ -200,7 +201,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         valid = false;
         cx.at(
             &rules::NAME_HYPHENS,
-            pos,
+            pos(),
             format!("`name` `{name}` must not start or end with `-`"),
         );
     }
@@ -208,7 +209,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         valid = false;
         cx.at(
             &rules::NAME_HYPHENS,
-            pos,
+            pos(),
             format!("`name` `{name}` must not contain `--`"),
         );
     }
@@ -230,7 +231,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         valid = false;
         cx.at(
             &rules::NAME_CHARSET,
-            pos,
+            pos(),
             format!(
                 "`name` may contain only letters, digits and `-`; found {}",
                 bad.join(", ")
@@ -242,7 +243,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
     if dir != name {
         cx.at(
             &rules::NAME_DIR_MISMATCH,
-            pos,
+            pos(),
             format!(
                 "`name` `{name}` differs from the folder name `{}`",
                 skill.dir_name()
@@ -257,7 +258,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
     if valid && !(ascii(trimmed) && ascii(&name)) {
         cx.at(
             &rules::NAME_NOT_ASCII,
-            pos,
+            pos(),
             format!("`name` `{trimmed}` is not made of `a-z`, `0-9` and `-` only"),
         )
         .help("Claude Code and several installers accept only ASCII lowercase names");
@@ -266,7 +267,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         if name.contains(word) {
             cx.at(
                 &rules::RESERVED_WORD,
-                pos,
+                pos(),
                 format!("`name` contains the reserved word `{word}`"),
             )
             .help("uploads to Claude reject such names");
@@ -288,7 +289,8 @@ pub fn suggest_name(name: &str) -> String {
 }
 
 fn check_description(cx: &mut Cx<'_>, skill: &Skill) {
-    let pos = value_pos(skill, "description");
+    // Positions need a second look at the YAML: taken only when there is something to report.
+    let pos = || value_pos(skill, "description");
     let text = match skill.frontmatter.map.get("description") {
         None => {
             cx.at(
@@ -312,7 +314,7 @@ fn check_description(cx: &mut Cx<'_>, skill: &Skill) {
             };
             cx.at(
                 &rules::DESCRIPTION_TYPE,
-                pos.or(Some(top(skill))),
+                pos().or(Some(top(skill))),
                 format!("`description` must be a non-empty string, not {what}"),
             );
             return;
@@ -322,7 +324,7 @@ fn check_description(cx: &mut Cx<'_>, skill: &Skill) {
     if count > MAX_DESCRIPTION_CHARS {
         cx.at(
             &rules::DESCRIPTION_TOO_LONG,
-            pos,
+            pos(),
             format!("`description` has {count} characters; the limit is {MAX_DESCRIPTION_CHARS}"),
         )
         .help("keep what it does and when to use it; move details into the body");
@@ -330,7 +332,7 @@ fn check_description(cx: &mut Cx<'_>, skill: &Skill) {
     if has_xml_tag(&text) {
         cx.at(
             &rules::XML_TAG,
-            pos,
+            pos(),
             "`description` contains an XML tag".into(),
         )
         .help("uploads to Claude reject tags in descriptions; describe it in words");

@@ -11,7 +11,7 @@ use crate::add::{Remote, add, lock};
 use crate::common::{Output, TestContext, repo, run, write};
 use crate::gitfixture::copy_tree;
 use crate::httpserver::HttpServer;
-use crate::lifecycle::fingerprint;
+use crate::lifecycle::{fingerprint, skills};
 
 fn security_fixture(path: &str) -> PathBuf {
     repo().join("tests/fixtures/security").join(path)
@@ -29,12 +29,11 @@ fn tools_repo(project: &TestContext) -> PathBuf {
     content
 }
 
-fn skills(context: &TestContext, remote: &Remote, args: &[&str]) -> Output {
-    let mut command = context.command();
-    command
-        .args(args)
-        .env("SKILLS_GITHUB_URL", &remote.daemon.base_url);
-    run(&mut command)
+/// `add acme/tools --skill SKILL -a claude-code -y MORE…`.
+fn add_tools(context: &TestContext, remote: &Remote, skill: &str, more: &[&str]) -> Output {
+    let mut args = vec!["acme/tools", "--skill", skill, "-a", "claude-code", "-y"];
+    args.extend(more);
+    add(context, Some(remote), &args)
 }
 
 /// The project as it is on disk, lock included.
@@ -50,18 +49,7 @@ fn git_source_refused_allowed_recorded_and_honoured_by_frozen() {
 
     // Refused: nothing written, not even the agent dir or an empty lock.
     let before = state(&context);
-    let output = add(
-        &context,
-        Some(&remote),
-        &[
-            "acme/tools",
-            "--skill",
-            "weather",
-            "-a",
-            "claude-code",
-            "-y",
-        ],
-    );
+    let output = add_tools(&context, &remote, "weather", &[]);
     assert_eq!(output.code, 1, "{}", output.stderr);
     assert!(
         output.stderr.contains(
@@ -80,11 +68,7 @@ fn git_source_refused_allowed_recorded_and_honoured_by_frozen() {
     assert_eq!(state(&context), before, "a refused skill writes nothing");
 
     // With a clean skill beside it: the clean one goes in, the other is refused, exit 1.
-    let output = add(
-        &context,
-        Some(&remote),
-        &["acme/tools", "--skill", "*", "-a", "claude-code", "-y"],
-    );
+    let output = add_tools(&context, &remote, "*", &[]);
     assert_eq!(output.code, 1, "{}", output.stderr);
     assert!(
         context
@@ -102,36 +86,12 @@ fn git_source_refused_allowed_recorded_and_honoured_by_frozen() {
 
     // Refused again over an existing install: the tree and the lock stay byte for byte.
     let before = state(&context);
-    let output = add(
-        &context,
-        Some(&remote),
-        &[
-            "acme/tools",
-            "--skill",
-            "weather",
-            "-a",
-            "claude-code",
-            "-y",
-        ],
-    );
+    let output = add_tools(&context, &remote, "weather", &[]);
     assert_eq!(output.code, 1, "{}", output.stderr);
     assert_eq!(state(&context), before);
 
     // Allowed: installed, and the decision is in the lock.
-    let output = add(
-        &context,
-        Some(&remote),
-        &[
-            "acme/tools",
-            "--skill",
-            "weather",
-            "-a",
-            "claude-code",
-            "-y",
-            "--allow",
-            "remote-exec",
-        ],
-    );
+    let output = add_tools(&context, &remote, "weather", &["--allow", "remote-exec"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert_eq!(
         lock(&context)["skills"]["weather"]["allow"],
@@ -184,19 +144,7 @@ fn git_source_refused_allowed_recorded_and_honoured_by_frozen() {
 
     // `--no-verify` skips the gate for one run and records nothing.
     let fresh = TestContext::new();
-    let output = add(
-        &fresh,
-        Some(&remote),
-        &[
-            "acme/tools",
-            "--skill",
-            "weather",
-            "-a",
-            "claude-code",
-            "-y",
-            "--no-verify",
-        ],
-    );
+    let output = add_tools(&fresh, &remote, "weather", &["--no-verify"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert!(output.stderr.contains("--no-verify"), "{}", output.stderr);
     assert!(lock(&fresh)["skills"]["weather"].get("allow").is_none());
@@ -230,11 +178,7 @@ fn update_refuses_a_new_finding_and_keeps_what_is_installed() {
     let context = TestContext::new();
     let remote = Remote::new(&context);
     let upstream = remote.upstream("acme/tools", &tools_repo(&context));
-    let output = add(
-        &context,
-        Some(&remote),
-        &["acme/tools", "--skill", "pdf", "-a", "claude-code", "-y"],
-    );
+    let output = add_tools(&context, &remote, "pdf", &[]);
     assert_eq!(output.code, 0, "{}", output.stderr);
 
     // Upstream, the skill starts hiding an instruction in a comment.

@@ -11,7 +11,7 @@ use crate::add::{Remote, add, fixture, lock, tree};
 use crate::common::{Output, TestContext, run, write};
 
 /// `skills ARGS` in `context`, with `owner/repo` served by `remote`.
-fn skills(context: &TestContext, remote: &Remote, args: &[&str]) -> Output {
+pub fn skills(context: &TestContext, remote: &Remote, args: &[&str]) -> Output {
     let mut command = context.command();
     command
         .args(args)

@@ -7,10 +7,18 @@
 //! recorded in the skill's lock entry (`allow`), lets that rule's findings through; the codes that
 //! did are recorded in the lock, so that `install --frozen` on another machine decides the same.
 //! `--no-verify` turns the gate off for one run and is not recorded.
+//!
+//! Linting is pure ([`lint`]) and deciding prints and records ([`Gate::decide`]), so that `add`
+//! lints skills on the thread pool while it reads the next ones ([`Pipeline`]).
+
+mod pipeline;
+
+pub use pipeline::Pipeline;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::cli::GateArgs;
 use crate::commands::add::Planned;
@@ -44,7 +52,7 @@ pub struct Gate {
     off: bool,
     /// Codes allowed on the command line.
     allowed: BTreeSet<&'static str>,
-    config: Config,
+    config: Arc<Config>,
     /// Skills refused so far, with the codes that refused them.
     refused: Vec<(String, Vec<&'static str>)>,
     /// Per skill that passed: the codes that let a finding through.
@@ -84,14 +92,14 @@ impl Gate {
         Ok(Gate {
             off: args.no_verify,
             allowed,
-            config: Config {
+            config: Arc::new(Config {
                 // The installer's own limits apply; every file it took is scanned.
                 max_file_size: u64::MAX,
                 max_skill_size: u64::MAX,
                 max_files: u64::MAX,
                 strict: false,
                 allowed: off,
-            },
+            }),
             refused: Vec::new(),
             used: HashMap::new(),
             locked: HashMap::new(),
@@ -129,12 +137,12 @@ impl Gate {
         self.check(&candidate, payload, printer)
     }
 
-    /// [`Gate::check`] for a skill `add` planned from `origin`.
-    pub fn check_planned(
+    /// [`Gate::decide`] for a skill `add` planned from `origin`.
+    pub fn decide_planned(
         &mut self,
         skill: &Planned,
         origin: &Origin,
-        payload: &Payload,
+        findings: &[Diagnostic],
         printer: &Printer,
     ) -> Option<Vec<String>> {
         let locked = self.locked.get(&skill.name).cloned().unwrap_or_default();
@@ -146,7 +154,15 @@ impl Gate {
             shown_dir: &shown,
             locked: &locked,
         };
-        self.check(&candidate, payload, printer)
+        self.decide(&candidate, findings, printer)
+    }
+
+    /// Refuses `name` without findings to show (its check could not be completed).
+    fn refuse(&mut self, name: &str, why: &str, printer: &Printer) {
+        printer.error(&Error::msg(format!(
+            "refused `{name}`: {why}; nothing of it was written"
+        )));
+        self.refused.push((name.to_owned(), Vec::new()));
     }
 
     /// Lints `payload` of `skill`. Prints its warnings, and its findings when it is refused.
@@ -160,20 +176,25 @@ impl Gate {
         if self.off {
             return Some(skill.locked.to_vec());
         }
-        let files: Vec<MemoryFile<'_>> = payload
-            .files
-            .iter()
-            .map(|f| MemoryFile {
-                rel: &f.rel,
-                bytes: &f.bytes,
-                executable: f.executable,
-            })
-            .collect();
+        let findings = lint(&self.config, skill.folder, payload);
+        self.decide(skill, &findings, printer)
+    }
+
+    /// Decides on the `findings` of `skill` (from [`lint`]): prints its warnings, and its errors
+    /// when it is refused. Returns the codes that let a finding through, or `None` when refused.
+    pub fn decide(
+        &mut self,
+        skill: &Candidate<'_>,
+        findings: &[Diagnostic],
+        printer: &Printer,
+    ) -> Option<Vec<String>> {
+        if self.off {
+            return Some(skill.locked.to_vec());
+        }
         let dir = Path::new(skill.folder);
-        let report = memory::lint(dir, &files, &self.config);
         let mut used = BTreeSet::new();
         let mut errors = Vec::new();
-        for finding in &report.diagnostics {
+        for finding in findings {
             let code = finding.rule.code;
             if self.allowed.contains(code) || skill.locked.iter().any(|c| c == code) {
                 used.insert(code.to_owned());
@@ -234,11 +255,30 @@ impl Gate {
             .map(|(name, codes)| {
                 (
                     name.clone(),
-                    format!("refused by the install gate: {}", codes.join(", ")),
+                    if codes.is_empty() {
+                        "refused by the install gate".to_owned()
+                    } else {
+                        format!("refused by the install gate: {}", codes.join(", "))
+                    },
                 )
             })
             .collect()
     }
+}
+
+/// Lints `payload` as the install folder `folder` with the gate's rules (`config`). Pure: it may
+/// run on any thread.
+pub fn lint(config: &Config, folder: &str, payload: &Payload) -> Vec<Diagnostic> {
+    let files: Vec<MemoryFile<'_>> = payload
+        .files
+        .iter()
+        .map(|f| MemoryFile {
+            rel: &f.rel,
+            bytes: &f.bytes,
+            executable: f.executable,
+        })
+        .collect();
+    memory::lint(Path::new(folder), &files, config).diagnostics
 }
 
 /// Where the user finds a skill's folder: inside a local source on disk, else inside the
