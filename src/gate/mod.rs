@@ -238,6 +238,11 @@ impl Gate {
         None
     }
 
+    /// Lints `payload` as a skill in a folder of no particular name (property tests).
+    pub fn lint(&self, payload: &Payload) -> Vec<Diagnostic> {
+        lint(&self.config, "skill", payload)
+    }
+
     /// The codes that let findings of `name` through, when it passed.
     pub fn allowed_for(&self, name: &str) -> Vec<String> {
         self.used.get(name).cloned().unwrap_or_default()
