@@ -98,6 +98,16 @@ fn git_source_refused_allowed_recorded_and_honoured_by_frozen() {
         json!(["security/remote-exec"])
     );
 
+    // Adding it again from the same source keeps the decision, with the gate on or off.
+    for more in [&[][..], &["--no-verify"]] {
+        let output = add_tools(&context, &remote, "weather", more);
+        assert_eq!(output.code, 0, "{more:?}: {}", output.stderr);
+        assert_eq!(
+            lock(&context)["skills"]["weather"]["allow"],
+            json!(["security/remote-exec"])
+        );
+    }
+
     // A teammate's `install --frozen` applies the same decision.
     let teammate = context.teammate();
     let output = skills(&teammate, &remote, &["install", "--frozen"]);
