@@ -342,6 +342,7 @@ pub fn stage_all(
     while let Some((skill, payload)) = checked.next(true, printer) {
         staged.push(stage_one(&mut transaction, skill, &payload)?);
     }
+    drop(checked);
     skipped.extend(gate.refusals());
     if staged.is_empty() && !gate.refused_any() {
         return Err(

@@ -1,11 +1,15 @@
-//! The gate of `add`, overlapped with reading: each skill read out of the source is linted on
-//! the thread pool while the next ones are read, and handed back in the order read, with the
-//! gate's decision taken (and printed) on the calling thread. At most [`WINDOW`] skills are in
-//! flight, so memory stays bounded however many skills come.
+//! The gate of `add`, overlapped with reading: each skill read out of the source is linted on a
+//! worker thread while the next ones are read, and handed back in the order read, with the gate's
+//! decision taken (and printed) on the calling thread. At most [`WINDOW`] skills are in flight, so
+//! memory stays bounded however many skills come.
+//!
+//! One worker that sleeps on a channel, rather than the rayon pool: its idle workers spin before
+//! they sleep, and on two cores that spinning takes time from the thread that reads and writes.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::thread::JoinHandle;
 
 use super::{Gate, lint};
 use crate::commands::add::Planned;
@@ -20,12 +24,20 @@ pub const WINDOW: usize = 16;
 /// A skill's payload and findings, once its check is done.
 type Checked = (Payload, Vec<Diagnostic>);
 
+struct Worker {
+    jobs: Sender<(String, Payload)>,
+    done: Receiver<Checked>,
+    thread: JoinHandle<()>,
+}
+
 /// Skills on their way through the gate.
 pub struct Pipeline<'a> {
     gate: &'a mut Gate,
     origin: &'a Origin,
     config: Arc<Config>,
-    in_flight: VecDeque<(Planned, Receiver<Checked>)>,
+    worker: Option<Worker>,
+    /// Skills pushed and not handed back yet, in order; with the gate off, their payloads.
+    in_flight: VecDeque<(Planned, Option<Payload>)>,
 }
 
 impl<'a> Pipeline<'a> {
@@ -35,24 +47,35 @@ impl<'a> Pipeline<'a> {
             gate,
             origin,
             config,
+            worker: None,
             in_flight: VecDeque::new(),
         }
     }
 
     /// Starts checking `payload` of `skill`.
     pub fn push(&mut self, skill: Planned, payload: Payload) {
-        let (sender, receiver) = mpsc::channel();
         if self.gate.off {
-            let _ = sender.send((payload, Vec::new()));
-        } else {
-            let config = Arc::clone(&self.config);
-            let folder = skill.folder.clone();
-            rayon::spawn(move || {
-                let findings = lint(&config, &folder, &payload);
-                let _ = sender.send((payload, findings));
-            });
+            self.in_flight.push_back((skill, Some(payload)));
+            return;
         }
-        self.in_flight.push_back((skill, receiver));
+        let config = &self.config;
+        let worker = self.worker.get_or_insert_with(|| {
+            let (jobs, inbox) = mpsc::channel::<(String, Payload)>();
+            let (outbox, done) = mpsc::channel();
+            let config = Arc::clone(config);
+            let thread = std::thread::spawn(move || {
+                for (folder, payload) in inbox {
+                    let findings = lint(&config, &folder, &payload);
+                    if outbox.send((payload, findings)).is_err() {
+                        return;
+                    }
+                }
+            });
+            Worker { jobs, done, thread }
+        });
+        // A worker gone (it panicked) shows as a check that does not complete, below.
+        let _ = worker.jobs.send((skill.folder.clone(), payload));
+        self.in_flight.push_back((skill, None));
     }
 
     /// The next skill the gate lets through, with its payload, in the order pushed. Without
@@ -60,18 +83,25 @@ impl<'a> Pipeline<'a> {
     /// Refused skills are reported and passed over.
     pub fn next(&mut self, wait: bool, printer: &Printer) -> Option<(Planned, Payload)> {
         loop {
-            let block = wait || self.in_flight.len() >= WINDOW;
-            let (_, receiver) = self.in_flight.front()?;
-            let checked = if block {
-                receiver.recv().ok()
-            } else {
-                match receiver.try_recv() {
-                    Ok(checked) => Some(checked),
-                    Err(TryRecvError::Empty) => return None,
-                    Err(TryRecvError::Disconnected) => None,
+            let (skill, unchecked) = self.in_flight.pop_front()?;
+            let checked = match (unchecked, &self.worker) {
+                (Some(payload), _) => Some((payload, Vec::new())),
+                (None, None) => None,
+                (None, Some(worker)) => {
+                    if wait || self.in_flight.len() + 1 >= WINDOW {
+                        worker.done.recv().ok()
+                    } else {
+                        match worker.done.try_recv() {
+                            Ok(checked) => Some(checked),
+                            Err(TryRecvError::Empty) => {
+                                self.in_flight.push_front((skill, None));
+                                return None;
+                            }
+                            Err(TryRecvError::Disconnected) => None,
+                        }
+                    }
                 }
             };
-            let (skill, _) = self.in_flight.pop_front()?;
             let Some((payload, findings)) = checked else {
                 // The check ended without an answer (a bug): never install unchecked.
                 self.gate
@@ -85,6 +115,16 @@ impl<'a> Pipeline<'a> {
             {
                 return Some((skill, payload));
             }
+        }
+    }
+}
+
+impl Drop for Pipeline<'_> {
+    fn drop(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            drop(worker.jobs);
+            drop(worker.done);
+            let _ = worker.thread.join();
         }
     }
 }

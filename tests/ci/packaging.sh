@@ -40,7 +40,8 @@ if part wheel; then
 echo "--- wheel: maturin build (bindings = bin, dev profile)"
 maturin build --locked --profile dev --out "$TMP/wheels"
 WHEEL=$(ls "$TMP"/wheels/skills_rs-*.whl)
-unzip -l "$WHEEL" | grep -q 'skills_rs-.*\.data/scripts/skills$' || fail "the wheel carries no skills binary"
+python3 -c 'import sys, zipfile; sys.exit(not any(n.endswith(".data/scripts/skills") for n in zipfile.ZipFile(sys.argv[1]).namelist()))' "$WHEEL" \
+    || fail "the wheel carries no skills binary"
 python3 -m venv "$TMP/wheel-venv"
 "$TMP/wheel-venv/bin/pip" install -q --disable-pip-version-check "$WHEEL"
 "$TMP/wheel-venv/bin/skills" --version
