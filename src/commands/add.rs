@@ -335,12 +335,12 @@ pub fn stage_all(
             printer.warn(format_args!("`{}`: {note}", skill.name));
         }
         checked.push(skill, payload);
-        while let Some((skill, payload)) = checked.next(false, printer) {
-            staged.push(stage_one(&mut transaction, skill, &payload)?);
+        while let Some(passed) = checked.next(false, printer) {
+            staged.push(stage_one(&mut transaction, passed)?);
         }
     }
-    while let Some((skill, payload)) = checked.next(true, printer) {
-        staged.push(stage_one(&mut transaction, skill, &payload)?);
+    while let Some(passed) = checked.next(true, printer) {
+        staged.push(stage_one(&mut transaction, passed)?);
     }
     drop(checked);
     skipped.extend(gate.refusals());
@@ -359,19 +359,20 @@ pub fn stage_all(
 }
 
 /// Stages every placement of `skill`.
-fn stage_one(
-    transaction: &mut Transaction,
-    skill: Planned,
-    payload: &install::Payload,
-) -> Result<Staged, Error> {
+fn stage_one(transaction: &mut Transaction, passed: crate::gate::Passed) -> Result<Staged, Error> {
+    let crate::gate::Passed {
+        skill,
+        payload,
+        digests,
+    } = passed;
     for placement in &skill.placements {
         transaction
-            .stage(placement, payload)
+            .stage(placement, &payload)
             .map_err(|err| install_error(&skill.name, err))?;
     }
     Ok(Staged {
-        computed_hash: payload.computed_hash.clone(),
-        digests: payload.digests(),
+        computed_hash: payload.computed_hash,
+        digests,
         planned: skill,
     })
 }

@@ -13,7 +13,7 @@
 
 mod pipeline;
 
-pub use pipeline::Pipeline;
+pub use pipeline::{Passed, Pipeline};
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
