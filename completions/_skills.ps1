@@ -50,6 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Print the activation prompt of one skill of a source, without installing it')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Install the skills that packages in `node_modules` ship into agent dirs')
             [CompletionResult]::new('manifest', 'manifest', [CompletionResultType]::ParameterValue, 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find what is wrong with installed skills: broken links, lock drift, shadowing, stale cache')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Validate skills: the open spec, portability, quality, size and security')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a new skill that passes `skills lint --strict`')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt')
@@ -70,6 +71,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill (or a downloaded archive) may contain')
             [CompletionResult]::new('--max-download-size', '--max-download-size', [CompletionResultType]::ParameterName, 'Largest download of a web source (a SKILL.md or an archive)')
             [CompletionResult]::new('--max-extracted-size', '--max-extracted-size', [CompletionResultType]::ParameterName, 'Largest total a downloaded archive may unpack to')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s')
@@ -83,6 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)')
             [CompletionResult]::new('--full-depth', '--full-depth', [CompletionResultType]::ParameterName, 'Search the whole source even when its root is a skill')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('--no-verify', '--no-verify', [CompletionResultType]::ParameterName, 'Do not check skills before writing them (for this run only; not recorded)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
@@ -106,6 +109,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill (or a downloaded archive) may contain')
             [CompletionResult]::new('--max-download-size', '--max-download-size', [CompletionResultType]::ParameterName, 'Largest download of a web source (a SKILL.md or an archive)')
             [CompletionResult]::new('--max-extracted-size', '--max-extracted-size', [CompletionResultType]::ParameterName, 'Largest total a downloaded archive may unpack to')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s')
@@ -119,6 +123,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)')
             [CompletionResult]::new('--full-depth', '--full-depth', [CompletionResultType]::ParameterName, 'Search the whole source even when its root is a skill')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('--no-verify', '--no-verify', [CompletionResultType]::ParameterName, 'Do not check skills before writing them (for this run only; not recorded)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
@@ -314,6 +319,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill (or a downloaded archive) may contain')
             [CompletionResult]::new('--max-download-size', '--max-download-size', [CompletionResultType]::ParameterName, 'Largest download of a web source (a SKILL.md or an archive)')
             [CompletionResult]::new('--max-extracted-size', '--max-extracted-size', [CompletionResultType]::ParameterName, 'Largest total a downloaded archive may unpack to')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s')
@@ -328,6 +334,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)')
             [CompletionResult]::new('--full-depth', '--full-depth', [CompletionResultType]::ParameterName, 'Search the whole source even when its root is a skill')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('--no-verify', '--no-verify', [CompletionResultType]::ParameterName, 'Do not check skills before writing them (for this run only; not recorded)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
@@ -351,6 +358,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill (or a downloaded archive) may contain')
             [CompletionResult]::new('--max-download-size', '--max-download-size', [CompletionResultType]::ParameterName, 'Largest download of a web source (a SKILL.md or an archive)')
             [CompletionResult]::new('--max-extracted-size', '--max-extracted-size', [CompletionResultType]::ParameterName, 'Largest total a downloaded archive may unpack to')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s')
@@ -365,6 +373,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)')
             [CompletionResult]::new('--full-depth', '--full-depth', [CompletionResultType]::ParameterName, 'Search the whole source even when its root is a skill')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('--no-verify', '--no-verify', [CompletionResultType]::ParameterName, 'Do not check skills before writing them (for this run only; not recorded)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
@@ -404,6 +413,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill (or a downloaded archive) may contain')
             [CompletionResult]::new('--max-download-size', '--max-download-size', [CompletionResultType]::ParameterName, 'Largest download of a web source (a SKILL.md or an archive)')
             [CompletionResult]::new('--max-extracted-size', '--max-extracted-size', [CompletionResultType]::ParameterName, 'Largest total a downloaded archive may unpack to')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Update the user''s skills [default: the project''s when it has skills, else the user''s]')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Update the user''s skills [default: the project''s when it has skills, else the user''s]')
@@ -413,13 +423,14 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accepted for `npx skills` scripts: `skills update` never asks')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace installed copies that were edited since they were installed')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('--no-verify', '--no-verify', [CompletionResultType]::ParameterName, 'Do not check skills before writing them (for this run only; not recorded)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
             [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
@@ -430,6 +441,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Most files a skill (or a downloaded archive) may contain')
             [CompletionResult]::new('--max-download-size', '--max-download-size', [CompletionResultType]::ParameterName, 'Largest download of a web source (a SKILL.md or an archive)')
             [CompletionResult]::new('--max-extracted-size', '--max-extracted-size', [CompletionResultType]::ParameterName, 'Largest total a downloaded archive may unpack to')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Update the user''s skills [default: the project''s when it has skills, else the user''s]')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Update the user''s skills [default: the project''s when it has skills, else the user''s]')
@@ -439,13 +451,14 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accepted for `npx skills` scripts: `skills update` never asks')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace installed copies that were edited since they were installed')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('--no-verify', '--no-verify', [CompletionResultType]::ParameterName, 'Do not check skills before writing them (for this run only; not recorded)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
             [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
@@ -517,6 +530,22 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'skills;doctor' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Check only the user''s skills and lock (`~/.agents/skills`, …), not the project''s')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Check only the user''s skills and lock (`~/.agents/skills`, …), not the project''s')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document (`"version": 1`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'skills;lint' {
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Only skills whose name matches this glob (repeatable)')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out skills whose name matches this glob (repeatable)')
@@ -532,6 +561,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Use only the user''s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings as errors')
             [CompletionResult]::new('--list-rules', '--list-rules', [CompletionResultType]::ParameterName, 'Print every rule with its code and default severity and exit')
+            [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'The PATHs are changed files (as pre-commit passes them): lint each skill that holds one, and ignore files outside skills')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
@@ -626,6 +656,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Print the activation prompt of one skill of a source, without installing it')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Install the skills that packages in `node_modules` ship into agent dirs')
             [CompletionResult]::new('manifest', 'manifest', [CompletionResultType]::ParameterValue, 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Find what is wrong with installed skills: broken links, lock drift, shadowing, stale cache')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Validate skills: the open spec, portability, quality, size and security')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a new skill that passes `skills lint --strict`')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt')
@@ -662,6 +693,9 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             break
         }
         'skills;help;manifest' {
+            break
+        }
+        'skills;help;doctor' {
             break
         }
         'skills;help;lint' {

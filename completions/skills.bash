@@ -28,6 +28,9 @@ _skills() {
             skills,completions)
                 cmd="skills__subcmd__completions"
                 ;;
+            skills,doctor)
+                cmd="skills__subcmd__doctor"
+                ;;
             skills,f)
                 cmd="skills__subcmd__find"
                 ;;
@@ -100,6 +103,9 @@ _skills() {
             skills__subcmd__help,completions)
                 cmd="skills__subcmd__help__subcmd__completions"
                 ;;
+            skills__subcmd__help,doctor)
+                cmd="skills__subcmd__help__subcmd__doctor"
+                ;;
             skills__subcmd__help,find)
                 cmd="skills__subcmd__help__subcmd__find"
                 ;;
@@ -146,7 +152,7 @@ _skills() {
 
     case "${cmd}" in
         skills)
-            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version add a remove rm r list ls find search f s install i check update upgrade use sync manifest lint init prompt serve completions help"
+            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version add a remove rm r list ls find search f s install i check update upgrade use sync manifest doctor lint init prompt serve completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -164,7 +170,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__add)
-            opts="-s -a -g -y -l -q -v -h -V --skill --agent --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
+            opts="-s -a -g -y -l -q -v -h -V --skill --agent --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -211,6 +217,10 @@ _skills() {
                     return 0
                     ;;
                 --max-extracted-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -281,6 +291,24 @@ _skills() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skills__subcmd__doctor)
+            opts="-g -q -v -h -V --global --json --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skills__subcmd__find)
             opts="-q -v -h -V --owner --limit --json --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -308,7 +336,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help)
-            opts="add remove list find install check update use sync manifest lint init prompt serve completions help"
+            opts="add remove list find install check update use sync manifest doctor lint init prompt serve completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -350,6 +378,20 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -564,7 +606,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__install)
-            opts="-s -a -g -y -l -q -v -h -V --frozen --skill --agent --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
+            opts="-s -a -g -y -l -q -v -h -V --frozen --skill --agent --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -614,6 +656,10 @@ _skills() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --allow)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -626,7 +672,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__lint)
-            opts="-g -A -q -v -h -V --global --include --exclude --format --strict --allow --explain --list-rules --max-file-size --max-skill-size --max-files --quiet --verbose --color --no-progress --help --version"
+            opts="-g -A -q -v -h -V --global --include --exclude --format --strict --allow --explain --list-rules --max-file-size --max-skill-size --max-files --changed --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -872,7 +918,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__update)
-            opts="-g -p -y -q -v -h -V --global --project --yes --force --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
+            opts="-g -p -y -q -v -h -V --global --project --yes --force --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -895,6 +941,10 @@ _skills() {
                     return 0
                     ;;
                 --max-extracted-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

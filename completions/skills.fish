@@ -51,6 +51,7 @@ complete -c skills -n "__fish_skills_needs_command" -f -a "upgrade" -d 'Apply up
 complete -c skills -n "__fish_skills_needs_command" -f -a "use" -d 'Print the activation prompt of one skill of a source, without installing it'
 complete -c skills -n "__fish_skills_needs_command" -f -a "sync" -d 'Install the skills that packages in `node_modules` ship into agent dirs'
 complete -c skills -n "__fish_skills_needs_command" -f -a "manifest" -d 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
+complete -c skills -n "__fish_skills_needs_command" -f -a "doctor" -d 'Find what is wrong with installed skills: broken links, lock drift, shadowing, stale cache'
 complete -c skills -n "__fish_skills_needs_command" -f -a "lint" -d 'Validate skills: the open spec, portability, quality, size and security'
 complete -c skills -n "__fish_skills_needs_command" -f -a "init" -d 'Create a new skill that passes `skills lint --strict`'
 complete -c skills -n "__fish_skills_needs_command" -f -a "prompt" -d 'Print the `<available_skills>` block (or one skill\'s activation block) for a system prompt'
@@ -66,6 +67,7 @@ complete -c skills -n "__fish_skills_using_subcommand add" -l max-skill-size -d 
 complete -c skills -n "__fish_skills_using_subcommand add" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand add" -l allow -d 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`' -r
 complete -c skills -n "__fish_skills_using_subcommand add" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -78,6 +80,7 @@ complete -c skills -n "__fish_skills_using_subcommand add" -l dry-run -d 'Print 
 complete -c skills -n "__fish_skills_using_subcommand add" -l force -d 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)'
 complete -c skills -n "__fish_skills_using_subcommand add" -l full-depth -d 'Search the whole source even when its root is a skill'
 complete -c skills -n "__fish_skills_using_subcommand add" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand add" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand add" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand add" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand add" -l no-progress -d 'Never draw progress bars'
@@ -92,6 +95,7 @@ complete -c skills -n "__fish_skills_using_subcommand a" -l max-skill-size -d 'L
 complete -c skills -n "__fish_skills_using_subcommand a" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand a" -l allow -d 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`' -r
 complete -c skills -n "__fish_skills_using_subcommand a" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -104,6 +108,7 @@ complete -c skills -n "__fish_skills_using_subcommand a" -l dry-run -d 'Print wh
 complete -c skills -n "__fish_skills_using_subcommand a" -l force -d 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)'
 complete -c skills -n "__fish_skills_using_subcommand a" -l full-depth -d 'Search the whole source even when its root is a skill'
 complete -c skills -n "__fish_skills_using_subcommand a" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand a" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand a" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand a" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand a" -l no-progress -d 'Never draw progress bars'
@@ -229,6 +234,7 @@ complete -c skills -n "__fish_skills_using_subcommand install" -l max-skill-size
 complete -c skills -n "__fish_skills_using_subcommand install" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand install" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
 complete -c skills -n "__fish_skills_using_subcommand install" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand install" -l allow -d 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`' -r
 complete -c skills -n "__fish_skills_using_subcommand install" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -242,6 +248,7 @@ complete -c skills -n "__fish_skills_using_subcommand install" -l dry-run -d 'Pr
 complete -c skills -n "__fish_skills_using_subcommand install" -l force -d 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)'
 complete -c skills -n "__fish_skills_using_subcommand install" -l full-depth -d 'Search the whole source even when its root is a skill'
 complete -c skills -n "__fish_skills_using_subcommand install" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand install" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand install" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand install" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand install" -l no-progress -d 'Never draw progress bars'
@@ -256,6 +263,7 @@ complete -c skills -n "__fish_skills_using_subcommand i" -l max-skill-size -d 'L
 complete -c skills -n "__fish_skills_using_subcommand i" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand i" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
 complete -c skills -n "__fish_skills_using_subcommand i" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand i" -l allow -d 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`' -r
 complete -c skills -n "__fish_skills_using_subcommand i" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -269,6 +277,7 @@ complete -c skills -n "__fish_skills_using_subcommand i" -l dry-run -d 'Print wh
 complete -c skills -n "__fish_skills_using_subcommand i" -l force -d 'Replace skill folders that `skills-lock.json` does not know (they may hold your edits)'
 complete -c skills -n "__fish_skills_using_subcommand i" -l full-depth -d 'Search the whole source even when its root is a skill'
 complete -c skills -n "__fish_skills_using_subcommand i" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand i" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand i" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand i" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand i" -l no-progress -d 'Never draw progress bars'
@@ -295,6 +304,7 @@ complete -c skills -n "__fish_skills_using_subcommand update" -l max-skill-size 
 complete -c skills -n "__fish_skills_using_subcommand update" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand update" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
 complete -c skills -n "__fish_skills_using_subcommand update" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand update" -l allow -d 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`' -r
 complete -c skills -n "__fish_skills_using_subcommand update" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -303,16 +313,18 @@ complete -c skills -n "__fish_skills_using_subcommand update" -s p -l project -d
 complete -c skills -n "__fish_skills_using_subcommand update" -s y -l yes -d 'Accepted for `npx skills` scripts: `skills update` never asks'
 complete -c skills -n "__fish_skills_using_subcommand update" -l force -d 'Replace installed copies that were edited since they were installed'
 complete -c skills -n "__fish_skills_using_subcommand update" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand update" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand update" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand update" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand update" -l no-progress -d 'Never draw progress bars'
-complete -c skills -n "__fish_skills_using_subcommand update" -s h -l help -d 'Print help'
+complete -c skills -n "__fish_skills_using_subcommand update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skills -n "__fish_skills_using_subcommand update" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -l max-file-size -d 'Largest file a skill may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -l max-skill-size -d 'Largest total size of a skill' -r
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -l allow -d 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`' -r
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -321,10 +333,11 @@ complete -c skills -n "__fish_skills_using_subcommand upgrade" -s p -l project -
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -s y -l yes -d 'Accepted for `npx skills` scripts: `skills update` never asks'
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -l force -d 'Replace installed copies that were edited since they were installed'
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -l no-progress -d 'Never draw progress bars'
-complete -c skills -n "__fish_skills_using_subcommand upgrade" -s h -l help -d 'Print help'
+complete -c skills -n "__fish_skills_using_subcommand upgrade" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skills -n "__fish_skills_using_subcommand upgrade" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand use" -s s -l skill -d 'The skill to use, when the source has several' -r
 complete -c skills -n "__fish_skills_using_subcommand use" -s a -l agent -d 'Start this agent with the prompt instead of printing it (`claude-code`, `codex`, `sarvam-code`)' -r
@@ -372,6 +385,16 @@ complete -c skills -n "__fish_skills_using_subcommand manifest" -s v -l verbose 
 complete -c skills -n "__fish_skills_using_subcommand manifest" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand manifest" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skills -n "__fish_skills_using_subcommand manifest" -s V -l version -d 'Print version'
+complete -c skills -n "__fish_skills_using_subcommand doctor" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c skills -n "__fish_skills_using_subcommand doctor" -s g -l global -d 'Check only the user\'s skills and lock (`~/.agents/skills`, …), not the project\'s'
+complete -c skills -n "__fish_skills_using_subcommand doctor" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand doctor" -s q -l quiet -d 'Print only data and errors'
+complete -c skills -n "__fish_skills_using_subcommand doctor" -s v -l verbose -d 'Print more about what is done (repeat for more)'
+complete -c skills -n "__fish_skills_using_subcommand doctor" -l no-progress -d 'Never draw progress bars'
+complete -c skills -n "__fish_skills_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c skills -n "__fish_skills_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand lint" -l include -d 'Only skills whose name matches this glob (repeatable)' -r
 complete -c skills -n "__fish_skills_using_subcommand lint" -l exclude -d 'Leave out skills whose name matches this glob (repeatable)' -r
 complete -c skills -n "__fish_skills_using_subcommand lint" -l format -d 'Output format' -r -f -a "human\t'Compiler-style diagnostics with a summary'
@@ -389,6 +412,7 @@ never\t''"
 complete -c skills -n "__fish_skills_using_subcommand lint" -s g -l global -d 'Use only the user\'s agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)'
 complete -c skills -n "__fish_skills_using_subcommand lint" -l strict -d 'Treat warnings as errors'
 complete -c skills -n "__fish_skills_using_subcommand lint" -l list-rules -d 'Print every rule with its code and default severity and exit'
+complete -c skills -n "__fish_skills_using_subcommand lint" -l changed -d 'The PATHs are changed files (as pre-commit passes them): lint each skill that holds one, and ignore files outside skills'
 complete -c skills -n "__fish_skills_using_subcommand lint" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand lint" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand lint" -l no-progress -d 'Never draw progress bars'
@@ -449,19 +473,20 @@ complete -c skills -n "__fish_skills_using_subcommand completions" -s v -l verbo
 complete -c skills -n "__fish_skills_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
 complete -c skills -n "__fish_skills_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c skills -n "__fish_skills_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "add" -d 'Install skills from a repository, URL or folder into agent dirs'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "remove" -d 'Remove installed skills and their lock entries'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "list" -d 'List installed skills: name, agents, source, path'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "find" -d 'Search the skills.sh directory'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "install" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`); with a SOURCE, the same as `skills add SOURCE`'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "check" -d 'Read-only: which locked skills have upstream changes'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "update" -d 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "use" -d 'Print the activation prompt of one skill of a source, without installing it'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "sync" -d 'Install the skills that packages in `node_modules` ship into agent dirs'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "manifest" -d 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "lint" -d 'Validate skills: the open spec, portability, quality, size and security'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "init" -d 'Create a new skill that passes `skills lint --strict`'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "prompt" -d 'Print the `<available_skills>` block (or one skill\'s activation block) for a system prompt'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "serve" -d 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest lint init prompt serve completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "add" -d 'Install skills from a repository, URL or folder into agent dirs'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "remove" -d 'Remove installed skills and their lock entries'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "list" -d 'List installed skills: name, agents, source, path'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "find" -d 'Search the skills.sh directory'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "install" -d 'Restore every skill in `skills-lock.json` at its locked commit and hash (like `npm ci`); with a SOURCE, the same as `skills add SOURCE`'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "check" -d 'Read-only: which locked skills have upstream changes'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "update" -d 'Apply upstream changes to locked skills, keeping their agents and copy/symlink mode'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "use" -d 'Print the activation prompt of one skill of a source, without installing it'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "sync" -d 'Install the skills that packages in `node_modules` ship into agent dirs'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "manifest" -d 'Record (or verify) the files and hashes of every installed skill in `skills-lock.json`'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "doctor" -d 'Find what is wrong with installed skills: broken links, lock drift, shadowing, stale cache'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "lint" -d 'Validate skills: the open spec, portability, quality, size and security'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "init" -d 'Create a new skill that passes `skills lint --strict`'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "prompt" -d 'Print the `<available_skills>` block (or one skill\'s activation block) for a system prompt'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "serve" -d 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -71,6 +71,8 @@ pub enum Command {
     Sync(SyncArgs),
     /// Record (or verify) the files and hashes of every installed skill in `skills-lock.json`
     Manifest(ManifestArgs),
+    /// Find what is wrong with installed skills: broken links, lock drift, shadowing, stale cache
+    Doctor(DoctorArgs),
     /// Validate skills: the open spec, portability, quality, size and security
     Lint(LintArgs),
     /// Create a new skill that passes `skills lint --strict`
@@ -134,6 +136,10 @@ pub struct LintArgs {
     /// Largest number of files in one skill folder
     #[arg(long, value_name = "N", default_value_t = 512)]
     pub max_files: u64,
+    /// The PATHs are changed files (as pre-commit passes them): lint each skill that holds one,
+    /// and ignore files outside skills
+    #[arg(long)]
+    pub changed: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -237,6 +243,42 @@ pub struct LimitArgs {
     pub max_extracted_size: u64,
 }
 
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Checks the project's agent dirs (unless -g) and the user's: symlinks whose \
+target is gone, folders left by an interrupted run, drift between the lockfile and the disk (where a \
+lockfile exists), user skills hidden by a project skill of the same name, agent dirs that no agent \
+installed on this machine reads, and cached repositories unused for 30 days or broken. Each problem \
+comes with a fix; nothing is changed.\n\nExit status: 0 when nothing is wrong, 1 when problems were \
+found, 2 when the run failed."
+)]
+pub struct DoctorArgs {
+    /// Check only the user's skills and lock (`~/.agents/skills`, …), not the project's
+    #[arg(short, long)]
+    pub global: bool,
+    /// Print one JSON document (`"version": 1`)
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The install gate: the `security` and `spec` lint rules run on every skill before it is written.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Install gate")]
+pub struct GateArgs {
+    /// Install even with findings of this rule (`security/remote-exec`; repeatable, or
+    /// comma-separated); recorded per skill in `skills-lock.json`
+    ///
+    /// Every skill is checked with the `security` and `spec` lint rules before anything of it is
+    /// written; a skill with an error finding is not written and the command exits 1. The codes
+    /// that let findings through are recorded in its lock entry (`allow`), so that `install
+    /// --frozen` on another machine decides the same.
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub allow: Vec<String>,
+    /// Do not check skills before writing them (for this run only; not recorded)
+    #[arg(long)]
+    pub no_verify: bool,
+}
+
 #[derive(Debug, Clone, Args)]
 #[command(
     after_long_help = "Sources:\n  owner/repo, owner/repo/sub/path, owner/repo@skill, owner/repo#ref\n  \
@@ -299,6 +341,8 @@ pub struct AddOptions {
     pub json: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub gate: GateArgs,
 }
 
 #[derive(Debug, Args)]
@@ -415,6 +459,8 @@ pub struct UpdateArgs {
     pub json: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub gate: GateArgs,
 }
 
 #[derive(Debug, Args)]

@@ -10,6 +10,7 @@ pub mod commands;
 pub mod env_vars;
 pub mod error;
 pub mod fsutil;
+pub mod gate;
 pub mod index;
 pub mod install;
 pub mod lint;

@@ -2,7 +2,7 @@
 //!
 //! The project lock is the reference installer's version-1 schema (so `npx skills` reads ours
 //! and we read theirs) plus our own fields, which the reference ignores: `commit`, `agents`,
-//! `mode`, `files`. The user's lock (`~/.agents/.skill-lock.json`, or under `$XDG_STATE_HOME`)
+//! `mode`, `files`, `allow`. The user's lock (`~/.agents/.skill-lock.json`, or under `$XDG_STATE_HOME`)
 //! is the reference's version-3 schema: the hash is `skillFolderHash` and entries carry
 //! `installedAt`/`updatedAt`. The on-disk struct ([`LockWire`]) is converted into a validated
 //! model ([`Lock`]) with errors that name the entry; unknown fields are kept as written, and a
@@ -142,6 +142,9 @@ pub struct LockEntry {
     pub mode: Option<InstallMode>,
     /// `relative/path` → `sha256:<hex>` of every installed file.
     pub files: BTreeMap<String, String>,
+    /// Lint codes whose findings the install gate lets through for this skill (`--allow`), so
+    /// that every machine that installs it decides the same.
+    pub allow: Vec<String>,
     /// `installedAt` / `updatedAt` (user's lock only).
     pub installed_at: Option<String>,
     pub updated_at: Option<String>,
@@ -181,6 +184,8 @@ pub struct LockWire {
 pub struct EntryWire {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agents: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allow: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -352,6 +357,7 @@ impl Lock {
                         agents: (!e.agents.is_empty()).then(|| e.agents.clone()),
                         mode: e.mode.map(|m| m.as_str().to_owned()),
                         files: (!e.files.is_empty()).then(|| e.files.clone()),
+                        allow: (!e.allow.is_empty()).then(|| sorted_codes(&e.allow)),
                         extra: e.extra.clone(),
                     };
                     (name.clone(), entry)
@@ -443,6 +449,16 @@ fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, String> {
     {
         return Err(format!("lists an unsafe file path `{unsafe_path}`"));
     }
+    let mut allow = entry.allow.unwrap_or_default();
+    if let Some(code) = allow
+        .iter()
+        .find(|c| c.is_empty() || c.contains(char::is_whitespace))
+    {
+        return Err(format!(
+            "has an `allow` entry that is not a rule code: `{code}`"
+        ));
+    }
+    allow = sorted_codes(&allow);
     Ok(LockEntry {
         source,
         source_type,
@@ -455,10 +471,19 @@ fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, String> {
         agents: entry.agents.unwrap_or_default(),
         mode,
         files,
+        allow,
         installed_at: entry.installed_at,
         updated_at: entry.updated_at,
         extra: entry.extra,
     })
+}
+
+/// Codes sorted and without repeats, as the lock keeps them.
+fn sorted_codes(codes: &[String]) -> Vec<String> {
+    let mut codes = codes.to_vec();
+    codes.sort_unstable();
+    codes.dedup();
+    codes
 }
 
 /// JSON with object keys sorted at every level, two-space indent and a final newline.
@@ -619,6 +644,35 @@ mod tests {
         let direct = plain.to_bytes();
         let value: Value = serde_json::from_slice(&direct).unwrap();
         assert_eq!(direct, canonical_json(&value));
+    }
+
+    #[test]
+    fn allow_is_sorted_and_omitted_when_empty() {
+        let text = r#"{"version": 1, "skills": {"x": {"source": "o/r", "sourceType": "github",
+            "computedHash": "799cb59755eb15ba60969619c8f0334ea22fb555783bc2b7f78c2c869c770c11",
+            "allow": ["security/remote-exec", "security/encoded-exec", "security/remote-exec"]}}}"#;
+        let lock = Lock::parse(Path::new("l.json"), text.as_bytes()).unwrap();
+        assert_eq!(
+            lock.skills["x"].allow,
+            ["security/encoded-exec", "security/remote-exec"]
+        );
+        let bytes = String::from_utf8(lock.to_bytes()).unwrap();
+        assert!(
+            bytes.contains(
+                "\"allow\": [\n        \"security/encoded-exec\",\n        \"security/remote-exec\"\n      ],\n      \"computedHash\""
+            ),
+            "{bytes}"
+        );
+        let mut none = lock.clone();
+        none.skills.get_mut("x").unwrap().allow.clear();
+        assert!(
+            !String::from_utf8(none.to_bytes())
+                .unwrap()
+                .contains("allow")
+        );
+        let bad = text.replace("\"security/encoded-exec\"", "\"two words\"");
+        let err = Lock::parse(Path::new("l.json"), bad.as_bytes()).unwrap_err();
+        assert!(err.to_string().contains("not a rule code"), "{err}");
     }
 
     #[test]

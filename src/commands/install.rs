@@ -53,13 +53,20 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
                 "`skills add` creates it; run `skills install` in the folder that has it",
             )
         })?;
+    let mut gate = crate::gate::Gate::new(&args.options.gate, printer)?;
     let mut transaction = Transaction::default();
     let mut next = lock.clone();
     let mut outcomes: Vec<(String, Outcome)> = Vec::new();
     let mut failures: Vec<(String, String)> = Vec::new();
     for (name, entry) in &lock.skills {
         printer.debug(format_args!("restoring `{name}` from `{}`", entry.source));
-        match restore(name, entry, &mut sources, &mut transaction) {
+        match restore(
+            name,
+            entry,
+            &mut sources,
+            (&mut transaction, &mut gate),
+            printer,
+        ) {
             Ok((outcome, restored)) => {
                 next.skills.insert(name.clone(), restored);
                 outcomes.push((name.clone(), outcome));
@@ -126,7 +133,8 @@ fn restore(
     name: &str,
     entry: &LockEntry,
     sources: &mut Sources,
-    transaction: &mut Transaction,
+    (transaction, gate): (&mut Transaction, &mut crate::gate::Gate),
+    printer: &Printer,
 ) -> Result<(Outcome, LockEntry), String> {
     let upstream = sources.upstream(entry)?;
     let opened = sources
@@ -154,6 +162,9 @@ fn restore(
         ));
     }
     let layout = locked::layout(sources.scope, name, entry)?;
+    let allow = gate
+        .check_locked(name, entry, (&dir, &layout.folder), &payload, printer)
+        .ok_or("refused by the install gate")?;
     let mut outcome = Outcome::InPlace;
     for placement in &layout.placements {
         if !locked::in_place(placement, &payload) {
@@ -175,6 +186,7 @@ fn restore(
         restored.agents = layout.agents;
     }
     restored.mode = Some(layout.mode);
+    restored.allow = allow;
     if restored.skill_path.is_none() {
         restored.skill_path = Some(crate::source::tree::join(&dir, crate::skill::SKILL_MD));
     }

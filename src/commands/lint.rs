@@ -2,6 +2,7 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use crate::cli::{LintArgs, LintFormat};
 use crate::error::{Error, ExitStatus};
@@ -16,7 +17,15 @@ pub fn run(args: &LintArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         return list_rules(args.format, printer);
     }
     let config = config(args)?;
-    let index = super::build_index(&args.index, crate::skill::Load::Full, printer)?;
+    let mut index_args = args.index.clone();
+    if args.changed {
+        index_args.paths = owning_skills(&args.index.paths);
+        if index_args.paths.is_empty() {
+            printer.status("none of the changed files is part of a skill");
+            return Ok(ExitStatus::Success);
+        }
+    }
+    let index = super::build_index(&index_args, crate::skill::Load::Full, printer)?;
     if index.entries.is_empty() && index.problems.is_empty() {
         if args.index.paths.is_empty() {
             printer.warn("no skills found in the project's or the user's agent dirs");
@@ -45,6 +54,40 @@ pub fn run(args: &LintArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     std::mem::forget(index);
     std::mem::forget(report);
     Ok(status)
+}
+
+/// The skill folders that hold `files`: for each, the nearest folder at or above it with a
+/// `SKILL.md` (or `skill.md`), not climbing out of a git work tree; each folder once.
+fn owning_skills(files: &[PathBuf]) -> Vec<PathBuf> {
+    let mut skills: Vec<PathBuf> = Vec::new();
+    for file in files {
+        let mut dir = if file.is_dir() {
+            Some(file.as_path())
+        } else {
+            file.parent()
+        };
+        while let Some(current) = dir {
+            let here = if current.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                current
+            };
+            let is_skill = [crate::skill::SKILL_MD, crate::skill::SKILL_MD_LOWER]
+                .iter()
+                .any(|name| here.join(name).is_file());
+            if is_skill {
+                if !skills.iter().any(|s| s == here) {
+                    skills.push(here.to_path_buf());
+                }
+                break;
+            }
+            if here.join(".git").exists() {
+                break;
+            }
+            dir = current.parent();
+        }
+    }
+    skills
 }
 
 fn config(args: &LintArgs) -> Result<Config, Error> {

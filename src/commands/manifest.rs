@@ -22,19 +22,45 @@ use crate::lock::{Guard, InstallMode, Lock, LockEntry, SourceType};
 use crate::output::Printer;
 
 /// One installed folder of a skill, read.
-struct Folder {
+pub struct Folder {
     installed: Installed,
     payload: Payload,
 }
 
 /// What `--check` found for one skill.
-struct Drift {
-    name: String,
+pub struct Drift {
+    pub name: String,
     /// `modified`, `missing`, `untracked`, `unreadable`.
-    status: &'static str,
-    path: Option<String>,
-    files: FileDiff,
-    detail: Option<String>,
+    pub status: &'static str,
+    /// The folder or link, as shown to the user.
+    pub path: Option<String>,
+    pub files: FileDiff,
+    pub detail: Option<String>,
+}
+
+/// The installed skills of `scope`, read: name → each folder; then the folders that could not
+/// be read (name, shown path, why).
+pub type Copies = (BTreeMap<String, Vec<Folder>>, Vec<(String, String, String)>);
+
+/// Reads every installed folder of `scope`.
+pub fn read_copies(scope: &Scope) -> Result<Copies, Error> {
+    let mut copies: BTreeMap<String, Vec<Folder>> = BTreeMap::new();
+    let mut unreadable: Vec<(String, String, String)> = Vec::new();
+    for (name, folders) in scope.installed()? {
+        for installed in folders {
+            match locked::installed(&installed.real) {
+                Some(Ok(payload)) => copies
+                    .entry(name.clone())
+                    .or_default()
+                    .push(Folder { installed, payload }),
+                Some(Err(why)) => {
+                    unreadable.push((name.clone(), shown(&installed.real, scope), why));
+                }
+                None => {}
+            }
+        }
+    }
+    Ok((copies, unreadable))
 }
 
 pub fn run(args: &ManifestArgs, printer: &Printer) -> Result<ExitStatus, Error> {
@@ -49,22 +75,7 @@ pub fn run(args: &ManifestArgs, printer: &Printer) -> Result<ExitStatus, Error> 
         )
     };
     let lock = scope.read_lock()?;
-    let mut copies: BTreeMap<String, Vec<Folder>> = BTreeMap::new();
-    let mut unreadable: Vec<(String, String, String)> = Vec::new();
-    for (name, folders) in scope.installed()? {
-        for installed in folders {
-            match locked::installed(&installed.real) {
-                Some(Ok(payload)) => copies
-                    .entry(name.clone())
-                    .or_default()
-                    .push(Folder { installed, payload }),
-                Some(Err(why)) => {
-                    unreadable.push((name.clone(), shown(&installed.real, &scope), why));
-                }
-                None => {}
-            }
-        }
-    }
+    let (copies, unreadable) = read_copies(&scope)?;
     if args.check {
         return check(&scope, &lock, &copies, &unreadable, args.json, printer);
     }
@@ -196,6 +207,59 @@ fn check(
     as_json: bool,
     printer: &Printer,
 ) -> Result<ExitStatus, Error> {
+    let drifts = drifts(scope, lock, copies, unreadable);
+    let checked = copies.values().map(Vec::len).sum::<usize>();
+    if as_json {
+        let skills: Vec<serde_json::Value> = drifts
+            .iter()
+            .map(|d| {
+                json!({
+                    "name": d.name,
+                    "status": d.status,
+                    "path": d.path,
+                    "modified": d.files.modified,
+                    "missing": d.files.removed,
+                    "untracked": d.files.added,
+                    "detail": d.detail,
+                })
+            })
+            .collect();
+        let document =
+            json!({"version": 1, "ok": drifts.is_empty(), "checked": checked, "drift": skills});
+        let mut text = serde_json::to_string_pretty(&document)?;
+        text.push('\n');
+        printer.data(&text)?;
+    } else if drifts.is_empty() {
+        printer.status(format_args!(
+            "{checked} installed skill folder(s) match {}",
+            shown(&scope.lock_path, scope)
+        ));
+    } else {
+        printer.data(&format!("{}\n", table(&drifts)))?;
+        printer.status(format_args!(
+            "{} skill(s) differ from {}",
+            drifts
+                .iter()
+                .map(|d| &d.name)
+                .collect::<BTreeSet<_>>()
+                .len(),
+            shown(&scope.lock_path, scope)
+        ));
+    }
+    Ok(if drifts.is_empty() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
+}
+
+/// How the installed skills of `scope` differ from `lock`, sorted by skill and path.
+pub fn drifts(
+    scope: &Scope,
+    lock: &Lock,
+    copies: &BTreeMap<String, Vec<Folder>>,
+    unreadable: &[(String, String, String)],
+) -> Vec<Drift> {
     let mut drifts: Vec<Drift> = Vec::new();
     let drift = |name: &str, status, path: Option<String>, files, detail| Drift {
         name: name.to_owned(),
@@ -291,49 +355,7 @@ fn check(
         ));
     }
     drifts.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
-    let checked = copies.values().map(Vec::len).sum::<usize>();
-    if as_json {
-        let skills: Vec<serde_json::Value> = drifts
-            .iter()
-            .map(|d| {
-                json!({
-                    "name": d.name,
-                    "status": d.status,
-                    "path": d.path,
-                    "modified": d.files.modified,
-                    "missing": d.files.removed,
-                    "untracked": d.files.added,
-                    "detail": d.detail,
-                })
-            })
-            .collect();
-        let document =
-            json!({"version": 1, "ok": drifts.is_empty(), "checked": checked, "drift": skills});
-        let mut text = serde_json::to_string_pretty(&document)?;
-        text.push('\n');
-        printer.data(&text)?;
-    } else if drifts.is_empty() {
-        printer.status(format_args!(
-            "{checked} installed skill folder(s) match {}",
-            shown(&scope.lock_path, scope)
-        ));
-    } else {
-        printer.data(&format!("{}\n", table(&drifts)))?;
-        printer.status(format_args!(
-            "{} skill(s) differ from {}",
-            drifts
-                .iter()
-                .map(|d| &d.name)
-                .collect::<BTreeSet<_>>()
-                .len(),
-            shown(&scope.lock_path, scope)
-        ));
-    }
-    Ok(if drifts.is_empty() {
-        ExitStatus::Success
-    } else {
-        ExitStatus::Failure
-    })
+    drifts
 }
 
 fn table(drifts: &[Drift]) -> Table {

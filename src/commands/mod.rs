@@ -4,6 +4,7 @@ pub mod add;
 pub mod ask;
 pub mod check;
 pub mod completions;
+pub mod doctor;
 pub mod find;
 pub mod init;
 pub mod install;
@@ -43,6 +44,7 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
         Command::Manifest(args) => manifest::run(&args, printer),
         Command::Use(args) => use_skill::run(&args, printer),
         Command::Sync(args) => sync::run(&args, printer),
+        Command::Doctor(args) => doctor::run(&args, printer),
         Command::Completions(args) => completions::run(&args, printer),
     }
 }

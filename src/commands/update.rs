@@ -121,6 +121,7 @@ fn update_scope(
         })
         .collect();
 
+    let mut gate = crate::gate::Gate::new(&args.gate, printer)?;
     let mut transaction = Transaction::default();
     let mut updated: Vec<Updated> = Vec::new();
     let mut edited: Vec<String> = Vec::new();
@@ -147,6 +148,11 @@ fn update_scope(
                 continue;
             }
         };
+        let folder = (dir.as_str(), layout.folder.as_str());
+        let Some(allow) = gate.check_locked(&status.name, &entry, folder, &payload, printer) else {
+            failures.push((status.name, "refused by the install gate".to_owned()));
+            continue;
+        };
         let before_files = recorded_files(&entry, &layout.placements);
         if !args.force {
             edited.extend(edits(&status.name, &entry, &layout.placements));
@@ -164,6 +170,7 @@ fn update_scope(
         after.skill_path = Some(crate::source::tree::join(&dir, crate::skill::SKILL_MD));
         after.agents = layout.agents;
         after.mode = Some(layout.mode);
+        after.allow = allow;
         if scope.global {
             after.updated_at = Some(
                 jiff::Timestamp::now()

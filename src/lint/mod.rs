@@ -6,7 +6,10 @@
 
 pub mod compat;
 pub mod content;
+pub mod exec;
+pub mod injection;
 pub mod links;
+pub mod memory;
 pub mod package;
 pub mod quality;
 pub mod report;
@@ -196,6 +199,9 @@ pub struct Cx<'a> {
     pub skill: Option<&'a Skill>,
     pub config: &'a Config,
     inventory: Option<Arc<Inventory>>,
+    /// The bytes of every file, sorted by path, when the skill is linted from memory (what an
+    /// installer is about to write) instead of from disk.
+    memory: Option<&'a [memory::MemoryFile<'a>]>,
     /// Markdown files SKILL.md links to (skill-relative), for `quality/nested-reference`.
     pub linked_markdown: Vec<String>,
     diagnostics: Vec<Diagnostic>,
@@ -208,8 +214,30 @@ impl<'a> Cx<'a> {
             skill: entry.skill.as_ref().ok(),
             config,
             inventory: None,
+            memory: None,
             linked_markdown: Vec::new(),
             diagnostics: Vec::new(),
+        }
+    }
+
+    /// Whether the skill is linted from memory: nothing is read from disk.
+    pub fn in_memory(&self) -> bool {
+        self.memory.is_some()
+    }
+
+    /// The bytes of `file` (an entry of the inventory): from memory, or read from disk.
+    pub fn read(
+        &self,
+        file: &crate::skill::inventory::FileEntry,
+    ) -> std::io::Result<std::borrow::Cow<'a, [u8]>> {
+        match self.memory {
+            Some(files) => files
+                .binary_search_by(|f| f.rel.cmp(&file.rel))
+                .map(|i| std::borrow::Cow::Borrowed(files[i].bytes))
+                .map_err(|_| std::io::Error::from(std::io::ErrorKind::NotFound)),
+            None => {
+                crate::skill::read_file(&file.path, Some(file.size)).map(std::borrow::Cow::Owned)
+            }
         }
     }
 
@@ -320,7 +348,7 @@ fn check_entry(cx: &mut Cx<'_>, duplicates: &HashMap<String, Vec<PathBuf>>) {
             // One `stat` answers "no" cheaply; the listing confirms a "yes" (on a
             // case-insensitive file system `skill.md` *is* `SKILL.md`).
             if !cx.config.is_allowed(&rules::BOTH_FILE_NAMES)
-                && cx.dir().join(crate::skill::SKILL_MD_LOWER).exists()
+                && (cx.in_memory() || cx.dir().join(crate::skill::SKILL_MD_LOWER).exists())
                 && cx.inventory().get(crate::skill::SKILL_MD_LOWER).is_some()
             {
                 let lower = cx.dir().join(crate::skill::SKILL_MD_LOWER);
@@ -337,7 +365,9 @@ fn check_entry(cx: &mut Cx<'_>, duplicates: &HashMap<String, Vec<PathBuf>>) {
     match &cx.entry.skill {
         Ok(skill) => {
             spec::check(cx, skill);
-            compat::check(cx, skill);
+            if !cx.config.family_allowed(Family::Compat) {
+                compat::check(cx, skill);
+            }
             if !cx.config.family_allowed(Family::Quality) {
                 quality::check(cx, skill);
             }
@@ -370,7 +400,8 @@ fn check_entry(cx: &mut Cx<'_>, duplicates: &HashMap<String, Vec<PathBuf>>) {
     if !(off(Family::Security) && off(Family::Quality)) {
         content::check(cx);
     }
-    if !off(Family::Package) {
+    // Packages are read from disk; from memory, they are not checked.
+    if !off(Family::Package) && !cx.in_memory() {
         package::check(cx);
     }
 }

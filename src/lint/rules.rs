@@ -175,7 +175,12 @@ catalog! {
     SYMLINK_ESCAPE: Security, "security/symlink-escape", Error, "a symlink that leaves the skill folder";
     SPECIAL_FILE: Security, "security/special-file", Error, "a socket, FIFO or device file";
     HIDDEN_UNICODE: Security, "security/hidden-unicode", Warning, "invisible Unicode: tag characters, zero-width or bidi controls";
-    REMOTE_EXEC: Security, "security/remote-exec", Warning, "a download piped into a shell";
+    HIDDEN_INSTRUCTIONS: Security, "security/hidden-instructions", Error, "instructions reviewers cannot see: HTML comments addressed to the model, text in invisible characters";
+    PROMPT_INJECTION: Security, "security/prompt-injection", Error, "text that overrides the model's other instructions or hides what it does from the user";
+    REMOTE_EXEC: Security, "security/remote-exec", Error, "a download piped into an interpreter";
+    REMOTE_EXEC_DOC: Security, "security/remote-exec-doc", Info, "Markdown that shows a download from an HTTPS host piped into a shell";
+    ENCODED_EXEC: Security, "security/encoded-exec", Error, "an encoded payload (base64, hex, compressed) decoded and run";
+    CREDENTIAL_ACCESS: Security, "security/credential-access", Error, "code that reads SSH keys, cloud credentials, browser profiles, wallets or the whole environment";
     EXECUTABLE_OUTSIDE_SCRIPTS: Security, "security/executable-outside-scripts", Info, "an executable file outside scripts/";
 
     // Skill packages (tools.json, resources.json).

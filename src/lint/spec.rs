@@ -146,7 +146,8 @@ pub fn check(cx: &mut Cx<'_>, skill: &Skill) {
 }
 
 fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
-    let pos = value_pos(skill, "name");
+    // Positions need a second look at the YAML: taken only when there is something to report.
+    let pos = || value_pos(skill, "name");
     let raw = match skill.frontmatter.map.get("name") {
         None => {
             cx.at(
@@ -173,7 +174,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
             };
             cx.at(
                 &rules::NAME_TYPE,
-                pos.or(Some(top(skill))),
+                pos().or(Some(top(skill))),
                 format!("`name` must be a non-empty string, not {what}"),
             );
             return;
@@ -183,7 +184,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
     if trimmed != raw {
         cx.at(
             &rules::NAME_WHITESPACE,
-            pos,
+            pos(),
             format!("`name` has whitespace around `{trimmed}`"),
         )
         .help(format!("write `name: {trimmed}`"));
@@ -195,7 +196,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         valid = false;
         cx.at(
             &rules::NAME_TOO_LONG,
-            pos,
+            pos(),
             format!("`name` has {count} characters; the limit is {MAX_NAME_CHARS}"),
         );
     }
@@ -204,7 +205,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         valid = false;
         cx.at(
             &rules::NAME_UPPERCASE,
-            pos,
+            pos(),
             format!("`name` `{name}` must be lowercase"),
         )
         .help(format!("use `{lower}` (and rename the folder)"));
@@ -213,7 +214,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         valid = false;
         cx.at(
             &rules::NAME_HYPHENS,
-            pos,
+            pos(),
             format!("`name` `{name}` must not start or end with `-`"),
         );
     }
@@ -221,7 +222,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         valid = false;
         cx.at(
             &rules::NAME_HYPHENS,
-            pos,
+            pos(),
             format!("`name` `{name}` must not contain `--`"),
         );
     }
@@ -243,7 +244,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         valid = false;
         cx.at(
             &rules::NAME_CHARSET,
-            pos,
+            pos(),
             format!(
                 "`name` may contain only letters, digits and `-`; found {}",
                 bad.join(", ")
@@ -255,7 +256,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
     if dir != name {
         cx.at(
             &rules::NAME_DIR_MISMATCH,
-            pos,
+            pos(),
             format!(
                 "`name` `{name}` differs from the folder name `{}`",
                 skill.dir_name()
@@ -270,7 +271,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
     if valid && !(ascii(trimmed) && ascii(&name)) {
         cx.at(
             &rules::NAME_NOT_ASCII,
-            pos,
+            pos(),
             format!("`name` `{trimmed}` is not made of `a-z`, `0-9` and `-` only"),
         )
         .help("Claude Code and several installers accept only ASCII lowercase names");
@@ -279,7 +280,7 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         if name.contains(word) {
             cx.at(
                 &rules::RESERVED_WORD,
-                pos,
+                pos(),
                 format!("`name` contains the reserved word `{word}`"),
             )
             .help("uploads to Claude reject such names");
@@ -301,7 +302,8 @@ pub fn suggest_name(name: &str) -> String {
 }
 
 fn check_description(cx: &mut Cx<'_>, skill: &Skill) {
-    let pos = value_pos(skill, "description");
+    // Positions need a second look at the YAML: taken only when there is something to report.
+    let pos = || value_pos(skill, "description");
     let text = match skill.frontmatter.map.get("description") {
         None => {
             cx.at(
@@ -325,7 +327,7 @@ fn check_description(cx: &mut Cx<'_>, skill: &Skill) {
             };
             cx.at(
                 &rules::DESCRIPTION_TYPE,
-                pos.or(Some(top(skill))),
+                pos().or(Some(top(skill))),
                 format!("`description` must be a non-empty string, not {what}"),
             );
             return;
@@ -335,7 +337,7 @@ fn check_description(cx: &mut Cx<'_>, skill: &Skill) {
     if count > MAX_DESCRIPTION_CHARS {
         cx.at(
             &rules::DESCRIPTION_TOO_LONG,
-            pos,
+            pos(),
             format!("`description` has {count} characters; the limit is {MAX_DESCRIPTION_CHARS}"),
         )
         .help("keep what it does and when to use it; move details into the body");
@@ -343,7 +345,7 @@ fn check_description(cx: &mut Cx<'_>, skill: &Skill) {
     if has_xml_tag(&text) {
         cx.at(
             &rules::XML_TAG,
-            pos,
+            pos(),
             "`description` contains an XML tag".into(),
         )
         .help("uploads to Claude reject tags in descriptions; describe it in words");

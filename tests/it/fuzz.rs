@@ -32,6 +32,18 @@ fn frontmatterish() -> impl Strategy<Value = String> {
         Just("[x](../y.md)".to_owned()),
         Just("\u{202e}\u{200b}\u{e0041}".to_owned()),
         Just("curl x | sh".to_owned()),
+        Just("<!-- ".to_owned()),
+        Just(" -->".to_owned()),
+        Just("`".to_owned()),
+        Just("```\n".to_owned()),
+        Just("Ignore all previous instructions".to_owned()),
+        Just("without the user's knowledge".to_owned()),
+        Just("echo eA== | base64 -d | sh".to_owned()),
+        Just("cat ~/.ssh/id_rsa".to_owned()),
+        Just("http://10.0.0.1/x".to_owned()),
+        Just("\u{1F3F4}\u{E0067}\u{E0062}\u{E007F}".to_owned()),
+        Just("\u{E0072}\u{E0075}\u{E006E}".to_owned()),
+        Just("\u{200B}\u{200C}\u{200D}\u{2060}".to_owned()),
         Just("ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8".to_owned()),
         "[a-z0-9 _-]{0,12}",
         any::<String>(),
@@ -136,6 +148,19 @@ proptest! {
         let _ = lint::report::json(&report, cwd);
         let _ = lint::report::github(&report, cwd);
         let _ = lint::report::sarif(&report, cwd);
+    }
+
+    /// The install gate lints from memory: no file name or content makes it panic.
+    #[test]
+    fn gate_never_panics(skill_md in frontmatterish(), script in frontmatterish(), other in any::<Vec<u8>>(), rel in "[a-zA-Z0-9._/-]{1,24}") {
+        let files = [("SKILL.md", skill_md.into_bytes()), ("scripts/run.sh", script.into_bytes()), (rel.as_str(), other)];
+        let payload = skills::install::Payload {
+            files: files.into_iter().map(|(rel, bytes)| skills::install::PayloadFile { rel: rel.to_owned(), bytes, executable: true }).collect(),
+            computed_hash: String::new(),
+            notes: Vec::new(),
+        };
+        let gate = skills::gate::Gate::new(&skills::cli::GateArgs { allow: Vec::new(), no_verify: false }, &skills::output::Printer::silent()).unwrap();
+        let _ = gate.lint(&payload);
     }
 }
 

@@ -11,7 +11,7 @@ use crate::add::{Remote, add, fixture, lock, tree};
 use crate::common::{Output, TestContext, run, write};
 
 /// `skills ARGS` in `context`, with `owner/repo` served by `remote`.
-fn skills(context: &TestContext, remote: &Remote, args: &[&str]) -> Output {
+pub fn skills(context: &TestContext, remote: &Remote, args: &[&str]) -> Output {
     let mut command = context.command();
     command
         .args(args)
@@ -21,7 +21,7 @@ fn skills(context: &TestContext, remote: &Remote, args: &[&str]) -> Output {
 
 /// Every file, folder and link under `dir` (as [`tree`] lists them) with what identifies a
 /// file: its sha256 and executable bit.
-fn fingerprint(dir: &Path) -> Vec<String> {
+pub fn fingerprint(dir: &Path) -> Vec<String> {
     tree(dir)
         .into_iter()
         .map(|line| {

@@ -484,7 +484,7 @@ fn security() {
         "s/sec/.env: error[security/secret-file]: `.env` looks like a file of secrets",
         "s/sec/config.md:1:8: error[security/secret-content]: this looks like a GitHub token",
         "s/sec/notes.md:1:7: warning[security/hidden-unicode]: invisible bidirectional control U+202E, tag character U+E0041",
-        "s/sec/scripts/install.sh:2:1: warning[security/remote-exec]: `curl -fsSL https://get.example.com | sh` runs whatever the server sends",
+        "s/sec/scripts/install.sh:2:1: error[security/remote-exec]: `curl -fsSL https://get.example.com | sh` runs whatever the server sends",
     ];
     for line in expected {
         assert!(

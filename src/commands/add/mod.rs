@@ -213,26 +213,43 @@ pub fn install_from(
         return Ok(ExitStatus::Success);
     }
     ask::confirm_install(args.yes || args.all, &planned, &targets, &scope, printer)?;
-    let (transaction, staged, more_skipped) =
-        stage_all(opened.tree.as_ref(), planned, limits, printer)?;
+    let mut gate = crate::gate::Gate::new(&args.gate, printer)?;
+    gate.remember_locked(&lock, &opened.origin.source);
+    let (transaction, staged, more_skipped) = stage_all(
+        opened.tree.as_ref(),
+        planned,
+        limits,
+        (&mut gate, &opened.origin),
+        printer,
+    )?;
     skipped.extend(more_skipped);
     for skill in &staged {
         let previous = lock.skills.get(&skill.planned.name);
         let mut entry = lock_entry(skill, &opened.origin, &agents, mode, previous, scope.global);
         record_subagents(&mut entry, &args.subagents);
+        entry.allow = gate.allowed_for(&skill.planned.name);
         lock.skills.insert(skill.planned.name.clone(), entry);
     }
-    super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
-    let installed = Installed {
-        staged: &staged,
-        skipped: &skipped,
-        agents: &agents,
-        origin: &opened.origin,
-        mode,
-        scope: &scope,
-    };
-    installed.report(args.json, printer)?;
-    Ok(ExitStatus::Success)
+    // Every skill refused by the gate: nothing to write, not even the lock.
+    if !staged.is_empty() {
+        super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
+    }
+    if !staged.is_empty() || args.json {
+        let installed = Installed {
+            staged: &staged,
+            skipped: &skipped,
+            agents: &agents,
+            origin: &opened.origin,
+            mode,
+            scope: &scope,
+        };
+        installed.report(args.json, printer)?;
+    }
+    Ok(if gate.refused_any() {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
 }
 
 /// The lock's `subagents` (as the reference writes it: `""` for Eve's root agent), kept only
@@ -349,18 +366,22 @@ fn plan(
 /// Skills left out, with why.
 pub type Skipped = Vec<(String, String)>;
 
-/// Reads each planned skill from the source and stages it; a skill that cannot be installed
-/// (a symlink leaving the source, over a limit) is skipped and reported. Errors only when
-/// nothing is left, or when writing fails (then nothing is left behind either).
+/// Reads each planned skill from the source, passes it through the install gate, and stages it;
+/// a skill that cannot be installed (a symlink leaving the source, over a limit) is skipped and
+/// reported, one the gate refuses too. Errors only when nothing is left and nothing was refused,
+/// or when writing fails (then nothing is left behind either).
 pub fn stage_all(
     tree: &dyn crate::source::tree::SourceTree,
     planned: Vec<Planned>,
     limits: Limits,
+    (gate, origin): (&mut crate::gate::Gate, &Origin),
     printer: &Printer,
 ) -> Result<(Transaction, Vec<Staged>, Skipped), Error> {
     let mut transaction = Transaction::default();
     let mut staged = Vec::new();
     let mut skipped = Vec::new();
+    // The gate checks each skill on the thread pool while the next ones are read.
+    let mut checked = crate::gate::Pipeline::new(gate, origin);
     for skill in planned {
         let payload = match install::collect(tree, &skill.source_dir, limits) {
             Ok(payload) => payload,
@@ -374,18 +395,17 @@ pub fn stage_all(
         for note in &payload.notes {
             printer.warn(format_args!("`{}`: {note}", skill.name));
         }
-        for placement in &skill.placements {
-            transaction
-                .stage(placement, &payload)
-                .map_err(|err| install_error(&skill.name, err))?;
+        checked.push(skill, payload);
+        while let Some(passed) = checked.next(false, printer) {
+            staged.push(stage_one(&mut transaction, passed)?);
         }
-        staged.push(Staged {
-            computed_hash: payload.computed_hash.clone(),
-            digests: payload.digests(),
-            planned: skill,
-        });
     }
-    if staged.is_empty() {
+    while let Some(passed) = checked.next(true, printer) {
+        staged.push(stage_one(&mut transaction, passed)?);
+    }
+    drop(checked);
+    skipped.extend(gate.refusals());
+    if staged.is_empty() && !gate.refused_any() {
         return Err(
             Error::msg("nothing to install: every chosen skill was skipped").with_hint(
                 skipped
@@ -397,6 +417,25 @@ pub fn stage_all(
         );
     }
     Ok((transaction, staged, skipped))
+}
+
+/// Stages every placement of `skill`.
+fn stage_one(transaction: &mut Transaction, passed: crate::gate::Passed) -> Result<Staged, Error> {
+    let crate::gate::Passed {
+        skill,
+        payload,
+        digests,
+    } = passed;
+    for placement in &skill.placements {
+        transaction
+            .stage(placement, &payload)
+            .map_err(|err| install_error(&skill.name, err))?;
+    }
+    Ok(Staged {
+        computed_hash: payload.computed_hash,
+        digests,
+        planned: skill,
+    })
 }
 
 /// Folders the lock does not know are someone's work; a name locked from another source is
@@ -471,6 +510,7 @@ pub fn lock_entry(
         agents: agents.to_vec(),
         mode: Some(mode),
         files: skill.digests.clone(),
+        allow: Vec::new(),
         installed_at: previous
             .and_then(|p| p.installed_at.clone())
             .or_else(|| now.clone()),

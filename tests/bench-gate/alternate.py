@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Time commands alternately: run i of every variant before run i+1 of any, in a rotating
+order, so that a machine whose speed drifts during the sitting (other builds, page cache) drifts
+for all variants alike. Each run starts from an empty project folder.
+
+usage: alternate.py RUNS PROJECT -- LABEL=COMMAND [LABEL=COMMAND ...]
+Prints, per variant, the median / min / max wall time and the median peak RSS (wait4), and the
+median relative to the first variant.
+"""
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+
+def run_once(command, project):
+    shutil.rmtree(project, ignore_errors=True)
+    os.makedirs(project)
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, shell=True, cwd=project,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    stderr = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"`{command}` failed:\n{stderr}")
+    return wall, usage.ru_maxrss  # KiB on Linux
+
+
+def main():
+    runs, project = int(sys.argv[1]), sys.argv[2]
+    variants = [arg.split("=", 1) for arg in sys.argv[sys.argv.index("--") + 1:]]
+    results = {label: [] for label, _ in variants}
+    for label, command in variants:  # one warm-up each
+        run_once(command, project)
+    for i in range(runs):
+        order = variants[i % len(variants):] + variants[:i % len(variants)]
+        for label, command in order:
+            results[label].append(run_once(command, project))
+    base = statistics.median(w for w, _ in results[variants[0][0]])
+    print(f"| variant | median | min | max | peak RSS (median) | vs `{variants[0][0]}` |")
+    print("|---|---|---|---|---|---|")
+    for label, _ in variants:
+        walls = [w for w, _ in results[label]]
+        rss = statistics.median(r for _, r in results[label])
+        median = statistics.median(walls)
+        print(f"| {label} | {median * 1000:.0f} ms | {min(walls) * 1000:.0f} ms | "
+              f"{max(walls) * 1000:.0f} ms | {rss / 1024:.1f} MB | {100 * (median / base - 1):+.1f} % |")
+
+
+if __name__ == "__main__":
+    main()
