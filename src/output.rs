@@ -70,10 +70,6 @@ impl Printer {
         self.progress
     }
 
-    pub fn is_quiet(&self) -> bool {
-        self.quiet
-    }
-
     pub fn is_verbose(&self) -> bool {
         self.verbose > 0
     }
@@ -89,11 +85,6 @@ impl Printer {
         out.write_all(text.as_bytes())?;
         out.flush()?;
         Ok(())
-    }
-
-    /// `text` in `style` when stdout is colored.
-    pub fn paint_out(&self, style: Style, text: impl Display) -> String {
-        paint(self.stdout_color, style, text)
     }
 
     /// `text` in `style` when stderr is colored.

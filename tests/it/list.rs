@@ -192,3 +192,21 @@ fn broken_lock_is_an_error() {
     hint: fix the file by hand or restore it from version control; `skills` never drops entries it cannot read
     ");
 }
+
+/// `list -g` reads the user's lock: a skill added with `add -g` shows its source, not `local`
+/// (the user's lock used to be ignored).
+#[test]
+fn global_skills_show_their_source() {
+    let context = TestContext::new();
+    let source = context.skill("src/pdf", "pdf");
+    let added = run(context
+        .command()
+        .args(["add", "-g", "-y", "-a", "claude-code"])
+        .arg(source.parent().unwrap()));
+    assert_eq!(added.code, 0, "{}", added.stderr);
+    let output = run(context.command().args(["list", "-g", "--json"]));
+    let json: serde_json::Value = serde_json::from_str(&output.stdout).unwrap();
+    // Not `local`, the word for a skill no lock knows: the path it was added from.
+    let source = json["skills"][0]["source"].as_str().unwrap();
+    assert!(source.ends_with("/src/pdf"), "{source}");
+}
