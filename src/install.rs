@@ -276,30 +276,6 @@ impl Collector<'_> {
     }
 }
 
-/// The folder name a skill gets: lowercased, runs outside `[a-z0-9._]` become `-`, `.`/`-`
-/// trimmed from both ends, at most 255 bytes (as the reference installer). `None` when nothing
-/// is left or the name holds a path separator or `..`.
-pub fn folder_name(name: &str) -> Option<String> {
-    if name.contains(['/', '\\']) || name.split(['/', '\\']).any(|p| p == "..") {
-        return None;
-    }
-    let mut out = String::new();
-    for c in name.to_lowercase().chars() {
-        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '_' {
-            out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    let trimmed = out.trim_matches(['.', '-']);
-    let mut end = trimmed.len().min(255);
-    while !trimmed.is_char_boundary(end) {
-        end -= 1;
-    }
-    let folder = &trimmed[..end];
-    (!folder.is_empty()).then(|| folder.to_owned())
-}
-
 /// The relative path from folder `from` to `to` (both absolute), for relative symlinks.
 pub fn relative_path(from: &Path, to: &Path) -> PathBuf {
     let from: Vec<Component> = from.components().collect();
@@ -655,20 +631,6 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), InstallError> {
 mod tests {
     use super::*;
     use crate::source::tree::LocalTree;
-
-    #[test]
-    fn folder_names() {
-        assert_eq!(
-            folder_name("PDF Processing").as_deref(),
-            Some("pdf-processing")
-        );
-        assert_eq!(folder_name("my_skill.v2").as_deref(), Some("my_skill.v2"));
-        assert_eq!(folder_name("..hidden--"), Some("hidden".into()));
-        assert_eq!(folder_name("../../x"), None);
-        assert_eq!(folder_name("a/b"), None);
-        assert_eq!(folder_name("技能"), None);
-        assert_eq!(folder_name(&"a".repeat(300)).map(|f| f.len()), Some(255));
-    }
 
     #[test]
     fn relative_links() {

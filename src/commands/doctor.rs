@@ -132,7 +132,7 @@ fn locked(lock: Option<&Lock>, name: &str) -> bool {
     lock.is_some_and(|lock| {
         lock.skills
             .keys()
-            .any(|skill| crate::install::folder_name(skill).as_deref() == Some(name))
+            .any(|skill| crate::skill::name::folder_name(skill).as_deref() == Some(name))
     })
 }
 

@@ -318,7 +318,7 @@ pub struct Layout {
 }
 
 pub fn layout(scope: &Scope, name: &str, entry: &LockEntry) -> Result<Layout, String> {
-    let folder = install::folder_name(name).ok_or("its name cannot be a folder name")?;
+    let folder = crate::skill::name::folder_name(name).ok_or("its name cannot be a folder name")?;
     let mut targets: Vec<Target> = if entry.agents.is_empty() {
         scope.default_targets()
     } else {

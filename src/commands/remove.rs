@@ -190,7 +190,8 @@ fn names(
     installed: &BTreeMap<String, Vec<PathBuf>>,
     printer: &Printer,
 ) -> Vec<String> {
-    let key = |name: &str| crate::install::folder_name(name).unwrap_or_else(|| name.to_lowercase());
+    let key =
+        |name: &str| crate::skill::name::folder_name(name).unwrap_or_else(|| name.to_lowercase());
     let known: Vec<&String> = installed.keys().chain(lock.skills.keys()).collect();
     let mut out: Vec<String> = Vec::new();
     for arg in requested {

@@ -178,7 +178,7 @@ impl Scope {
             let dir = match name.as_str() {
                 "" | "root" | "." => self.project.join(eve.project_dir),
                 other => {
-                    let folder = crate::install::folder_name(other).ok_or_else(|| {
+                    let folder = crate::skill::name::folder_name(other).ok_or_else(|| {
                         Error::msg(format!("`{other}` cannot be a subagent folder name"))
                     })?;
                     self.project

@@ -62,7 +62,7 @@ impl Filter {
     }
 
     fn allows(&self, skill: &Shipped) -> bool {
-        let folder = install::folder_name(&skill.name).unwrap_or_default();
+        let folder = crate::skill::name::folder_name(&skill.name).unwrap_or_default();
         let matches = |(package, name): &(globset::GlobMatcher, globset::GlobMatcher)| {
             package.is_match(&skill.package) && name.is_match(&folder)
         };
@@ -119,7 +119,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let mut lock = scope.read_lock()?;
     let keep: Vec<String> = offered
         .iter()
-        .filter_map(|s| install::folder_name(&s.name))
+        .filter_map(|s| crate::skill::name::folder_name(&s.name))
         .collect();
     let (chosen, mut skipped) = choose(offered, &lock, &targets, &scope);
     let mut planned = Vec::new();
@@ -236,7 +236,7 @@ fn by_sync(entry: &LockEntry) -> bool {
 fn locked<'a>(lock: &'a Lock, folder: &str) -> Option<(&'a String, &'a LockEntry)> {
     lock.skills
         .iter()
-        .find(|(name, _)| install::folder_name(name).as_deref() == Some(folder))
+        .find(|(name, _)| crate::skill::name::folder_name(name).as_deref() == Some(folder))
 }
 
 /// The skills to install and those left out, with why: one package per name (the one closest
@@ -251,7 +251,7 @@ fn choose(
     let mut skipped = Vec::new();
     let mut groups: Vec<(String, Vec<Shipped>)> = Vec::new();
     for skill in offered {
-        let Some(folder) = install::folder_name(&skill.name) else {
+        let Some(folder) = crate::skill::name::folder_name(&skill.name) else {
             skipped.push((skill, "its name cannot be a folder name".to_owned()));
             continue;
         };
@@ -340,7 +340,7 @@ fn stale(scope: &Scope, lock: &Lock, keep: &[String]) -> Vec<(String, Vec<PathBu
         if entry.source_type() != SourceType::NodeModules {
             continue;
         }
-        let Some(folder) = install::folder_name(name) else {
+        let Some(folder) = crate::skill::name::folder_name(name) else {
             continue;
         };
         if !keep.contains(&folder) {

@@ -141,7 +141,7 @@ fn select<'a>(
 /// Writes `payload` to `<cache>/use/<folder>-<hash>` (once: the same bytes are there already
 /// when the folder is) and returns the folder.
 fn materialize(cache: &Path, name: &str, payload: &install::Payload) -> Result<PathBuf, Error> {
-    let folder = install::folder_name(name).ok_or_else(|| {
+    let folder = crate::skill::name::folder_name(name).ok_or_else(|| {
         Error::msg(format!("`{name}` cannot be a folder name"))
             .with_hint("a skill name has no path separators or `..`")
     })?;

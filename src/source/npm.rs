@@ -287,7 +287,7 @@ pub fn discover(root: &Path, recursive: bool) -> Found {
                     only.is_empty()
                         || only.iter().any(|o| {
                             s.dir.rsplit('/').next() == Some(o.as_str())
-                                || crate::install::folder_name(&s.name).as_deref()
+                                || crate::skill::name::folder_name(&s.name).as_deref()
                                     == Some(o.as_str())
                         })
                 })

@@ -212,18 +212,6 @@ fn safe_path(path: &str) -> Result<String, String> {
         .join("/"))
 }
 
-/// A skill name as the index formats allow it: `^[a-z0-9-]{1,64}$`, no leading, trailing or
-/// double `-`.
-fn valid_name(name: &str) -> bool {
-    (1..=64).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !name.starts_with('-')
-        && !name.ends_with('-')
-        && !name.contains("--")
-}
-
 /// `sha256:<hex>` of `bytes`.
 pub fn digest(bytes: &[u8]) -> String {
     crate::lock::digest(bytes)
@@ -528,7 +516,7 @@ pub fn parse_index(url: &str, bytes: &[u8]) -> Result<Index, WebError> {
     for item in list {
         let text = |key: &str| item.get(key).and_then(Value::as_str).map(str::to_owned);
         let name = text("name").ok_or_else(|| bad("a skill without a `name`"))?;
-        if !valid_name(&name) {
+        if !crate::skill::name::is_portable(&name) {
             return Err(WebError::BadName {
                 url: url.to_owned(),
                 name,
@@ -819,6 +807,7 @@ pub fn open(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::skill::name::is_portable;
 
     #[test]
     fn index_places_in_the_reference_order() {
@@ -836,9 +825,9 @@ mod tests {
 
     #[test]
     fn names_and_paths_are_checked() {
-        assert!(valid_name("pdf-forms") && valid_name("a1"));
+        assert!(is_portable("pdf-forms") && is_portable("a1"));
         for bad in ["", "-a", "a-", "a--b", "A", "a_b", "../x", &"a".repeat(65)] {
-            assert!(!valid_name(bad), "{bad}");
+            assert!(!is_portable(bad), "{bad}");
         }
         assert_eq!(safe_path("./a//b/./c.md").unwrap(), "a/b/c.md");
         for bad in [

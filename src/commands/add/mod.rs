@@ -344,7 +344,7 @@ fn plan(
     let mut planned = Vec::new();
     let mut skipped = Vec::new();
     for offered in chosen {
-        let Some(folder) = install::folder_name(&offered.name) else {
+        let Some(folder) = crate::skill::name::folder_name(&offered.name) else {
             let reason = "its name cannot be a folder name (path separators, `..`, or no letters)"
                 .to_owned();
             printer.warn(format_args!("skipped `{}`: {reason}", offered.name));
