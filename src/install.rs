@@ -9,11 +9,10 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::fsutil::{TEMP_PREFIX, relative_path};
+
 use crate::lock::{self, InstallMode};
 use crate::source::tree::{Kind, SourceTree, join};
-
-/// Prefix of staging, backup and trash folders; the index never looks into them.
-pub const TEMP_PREFIX: &str = ".skills-";
 
 /// Limits on what one skill may bring.
 #[derive(Debug, Clone, Copy)]
@@ -274,28 +273,6 @@ impl Collector<'_> {
         });
         Ok(())
     }
-}
-
-/// The relative path from folder `from` to `to` (both absolute), for relative symlinks.
-pub fn relative_path(from: &Path, to: &Path) -> PathBuf {
-    let from: Vec<Component> = from.components().collect();
-    let to_parts: Vec<Component> = to.components().collect();
-    let common = from
-        .iter()
-        .zip(&to_parts)
-        .take_while(|(a, b)| a == b)
-        .count();
-    if common == 0 {
-        return to.to_path_buf();
-    }
-    let mut out = PathBuf::new();
-    for _ in common..from.len() {
-        out.push("..");
-    }
-    for part in &to_parts[common..] {
-        out.push(part.as_os_str());
-    }
-    out
 }
 
 /// Where one skill goes in one agent dir.
@@ -631,24 +608,6 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), InstallError> {
 mod tests {
     use super::*;
     use crate::source::tree::LocalTree;
-
-    #[test]
-    fn relative_links() {
-        assert_eq!(
-            relative_path(
-                Path::new("/p/.claude/skills"),
-                Path::new("/p/.agents/skills/x")
-            ),
-            PathBuf::from("../../.agents/skills/x")
-        );
-        assert_eq!(
-            relative_path(
-                Path::new("/h/.config/x/skills"),
-                Path::new("/h/.agents/skills/y")
-            ),
-            PathBuf::from("../../../.agents/skills/y")
-        );
-    }
 
     #[cfg(unix)]
     #[test]

@@ -69,7 +69,7 @@ pub fn local_source(path: &Path, lock_dir: &Path, global: bool) -> String {
     if global {
         return path.display().to_string();
     }
-    let relative = crate::install::relative_path(lock_dir, path);
+    let relative = crate::fsutil::relative_path(lock_dir, path);
     if relative.is_absolute() {
         return relative.display().to_string();
     }
