@@ -9,9 +9,11 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::error::Error;
 use crate::fsutil::{TEMP_PREFIX, relative_path};
 
-use crate::lock::{self, InstallMode};
+use crate::lock::{self, InstallMode, Lock};
+use crate::project::lock_error;
 use crate::source::tree::{Kind, SourceTree, join};
 
 /// Limits on what one skill may bring.
@@ -504,6 +506,46 @@ impl Removal {
             remove_any(trash);
         }
     }
+}
+
+/// Renames everything `transaction` staged into place, then writes `lock` to `path` (when
+/// given); a lock that cannot be written puts everything back. `doing` names the work for the
+/// error (`installing`).
+pub fn commit(
+    transaction: Transaction,
+    lock: Option<(&Lock, &Path)>,
+    doing: &str,
+) -> Result<(), Error> {
+    let committed = transaction.commit().map_err(|err| {
+        Error::msg(format!("{doing} failed; nothing was changed: {err}")).with_source(err)
+    })?;
+    if let Some((lock, path)) = lock
+        && let Err(err) = lock.write(path)
+    {
+        committed.rollback();
+        return Err(lock_error(err));
+    }
+    committed.finish();
+    Ok(())
+}
+
+/// Moves each of `paths` to the trash of `removal`; when one cannot be moved, puts back all
+/// that was and says which.
+pub fn remove_paths<'a>(
+    removal: &mut Removal,
+    paths: impl IntoIterator<Item = &'a PathBuf>,
+) -> Result<(), Error> {
+    for path in paths {
+        if let Err(err) = removal.remove(path) {
+            std::mem::take(removal).rollback();
+            return Err(Error::msg(format!(
+                "cannot remove `{}`; nothing was changed",
+                path.display()
+            ))
+            .with_source(err));
+        }
+    }
+    Ok(())
 }
 
 /// Moves `target` aside (when it exists) and `staged` into its place; returns the backup.

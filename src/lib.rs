@@ -17,6 +17,7 @@ pub mod lint;
 pub mod lock;
 pub mod mcp;
 pub mod output;
+pub mod project;
 pub mod prompt;
 pub mod skill;
 pub mod source;

@@ -547,10 +547,12 @@ pub struct Guard {
 }
 
 impl Guard {
+    /// Takes the lock of the lockfile `lock_path`; `on_wait` is called once, before blocking,
+    /// when another run holds it (so the caller can say why nothing happens).
     pub fn acquire(
         lock_path: &Path,
         cache: &Path,
-        printer: &crate::output::Printer,
+        on_wait: impl FnOnce(),
     ) -> std::io::Result<Guard> {
         use sha2::{Digest, Sha256};
         let real = lock_path
@@ -574,10 +576,7 @@ impl Guard {
         match file.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
-                printer.status(format_args!(
-                    "Waiting for another `skills` run on `{}`",
-                    lock_path.display()
-                ));
+                on_wait();
                 file.lock()?;
             }
             Err(std::fs::TryLockError::Error(err)) => return Err(err),

@@ -4,10 +4,10 @@
 
 use std::io::IsTerminal;
 
-use super::add::{Planned, shown};
-use super::scope::{Scope, Target};
+use super::add::Planned;
 use crate::error::Error;
 use crate::output::Printer;
+use crate::project::{Scope, Target, shown};
 use crate::source::discover::Offered;
 
 pub fn terminal() -> bool {

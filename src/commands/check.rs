@@ -8,12 +8,12 @@
 use serde_json::json;
 
 use super::locked::{self, Sources, Upstream};
-use super::scope::Scope;
 use crate::cli::CheckArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::Payload;
 use crate::lock::{Lock, LockEntry};
 use crate::output::Printer;
+use crate::project::Scope;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {

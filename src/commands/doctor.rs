@@ -18,8 +18,6 @@ use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 
-use super::add::shown;
-use super::scope::Scope;
 use crate::agents::{AGENTS, CANONICAL_DIR};
 use crate::cli::DoctorArgs;
 use crate::error::{Error, ExitStatus};
@@ -27,6 +25,7 @@ use crate::fsutil::TEMP_PREFIX;
 use crate::index::{self, NameFilter, SkillIndex};
 use crate::lock::Lock;
 use crate::output::Printer;
+use crate::project::{Scope, shown};
 use crate::skill::inventory::{FileKind, Inventory};
 
 /// A cached repository unused for this many days is stale.

@@ -10,12 +10,12 @@
 use serde_json::json;
 
 use super::locked::{self, Sources};
-use super::scope::{Scope, lock_error};
 use crate::cli::{AddOptions, InstallArgs};
 use crate::error::{Error, ExitStatus};
 use crate::install::Transaction;
-use crate::lock::{Guard, Lock, LockEntry};
+use crate::lock::{Lock, LockEntry};
 use crate::output::Printer;
+use crate::project::{Scope, lock_error};
 
 /// What became of one entry.
 enum Outcome {
@@ -44,8 +44,7 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     let scope = Scope::new(args.options.global)?;
     let mut sources = Sources::new(&scope, &args.options.limits, printer.progress());
-    let _guard = Guard::acquire(&scope.lock_path, sources.cache(), printer)
-        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let _guard = scope.guard(printer)?;
     let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())
         .map_err(lock_error)?
         .ok_or_else(|| {
@@ -82,7 +81,7 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     // `--frozen` never writes the lock: everything in it was just reproduced as it says.
     let lock = (!args.frozen).then_some((&next, scope.lock_path.as_path()));
-    super::scope::commit(transaction, lock, "restoring")?;
+    crate::install::commit(transaction, lock, "restoring")?;
 
     report(&outcomes, &failures, args.options.json, printer)?;
     if failures.is_empty() {

@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use super::scope::{Scope, Target};
 use crate::install::{self, Limits, Payload, Placement};
 use crate::lock::{InstallMode, LockEntry, SourceType};
+use crate::project::{Scope, Target};
 use crate::source::discover::{self, Options};
 use crate::source::git::{self, GitSettings, RemoteRef, Want};
 use crate::source::http::Http;

@@ -12,14 +12,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use comfy_table::Table;
 use serde_json::json;
 
-use super::add::shown;
 use super::locked::{self, FileDiff};
-use super::scope::{Installed, Scope, lock_error};
 use crate::cli::ManifestArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::Payload;
-use crate::lock::{Guard, InstallMode, Lock, LockEntry, SourceType};
+use crate::lock::{InstallMode, Lock, LockEntry, SourceType};
 use crate::output::Printer;
+use crate::project::{Installed, Scope, lock_error, shown};
 
 /// One installed folder of a skill, read.
 pub struct Folder {
@@ -65,14 +64,10 @@ pub fn read_copies(scope: &Scope) -> Result<Copies, Error> {
 
 pub fn run(args: &ManifestArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let scope = Scope::new(args.global)?;
-    let settings = Scope::git_settings(false);
     let _guard = if args.check {
         None
     } else {
-        Some(
-            Guard::acquire(&scope.lock_path, &settings.cache, printer)
-                .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?,
-        )
+        Some(scope.guard(printer)?)
     };
     let lock = scope.read_lock()?;
     let (copies, unreadable) = read_copies(&scope)?;

@@ -14,13 +14,10 @@ pub mod locked;
 pub mod manifest;
 pub mod prompt;
 pub mod remove;
-pub mod scope;
 pub mod serve;
 pub mod sync;
 pub mod update;
 pub mod use_skill;
-
-use std::path::PathBuf;
 
 use crate::cli::{Cli, Command, IndexArgs};
 use crate::error::{Error, ExitStatus};
@@ -49,11 +46,7 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
     }
 }
 
-/// The working directory: the project root for default roots and the base for shown paths.
-pub fn current_dir() -> Result<PathBuf, Error> {
-    std::env::current_dir()
-        .map_err(|err| Error::msg("cannot read the current directory").with_source(err))
-}
+pub use crate::project::current_dir;
 
 /// Builds the index the command line asks for, and says on stderr what was shadowed or could not
 /// be searched.

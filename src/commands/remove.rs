@@ -7,13 +7,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::add::shown;
-use super::scope::{Scope, lock_error};
 use crate::cli::RemoveArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::Removal;
-use crate::lock::Guard;
 use crate::output::Printer;
+use crate::project::{Scope, lock_error, shown};
 
 /// What removing one skill does.
 struct Plan {
@@ -43,9 +41,7 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         ));
     }
     let scope = Scope::new(args.global)?;
-    let settings = Scope::git_settings(false);
-    let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
-        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let _guard = scope.guard(printer)?;
     let lock_existed = scope.lock_path.exists();
     let mut lock = scope.read_lock()?;
     let installed = installed(&scope)?;
@@ -112,7 +108,7 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     let mut removal = Removal::default();
     for plan in &plans {
-        super::scope::remove_paths(&mut removal, &plan.paths)?;
+        crate::install::remove_paths(&mut removal, &plan.paths)?;
         if plan.keeps_entry {
             if let Some(entry) = lock.skills.get_mut(&plan.name) {
                 entry.agents.clone_from(&plan.remaining_agents);
@@ -233,7 +229,7 @@ fn plan(
     name: &str,
     locations: &[PathBuf],
     recorded: &[String],
-    filter: Option<&[super::scope::Target]>,
+    filter: Option<&[crate::project::Target]>,
     scope: &Scope,
     printer: &Printer,
 ) -> Plan {

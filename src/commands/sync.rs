@@ -13,12 +13,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::scope::{Scope, Target};
 use crate::cli::SyncArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Limits, Payload, Placement, Removal, Transaction};
-use crate::lock::{Guard, InstallMode, Lock, LockEntry, SourceType};
+use crate::lock::{InstallMode, Lock, LockEntry, SourceType};
 use crate::output::Printer;
+use crate::project::{Scope, Target, shown};
 use crate::source::npm::{self, Shipped};
 use crate::source::tree::LocalTree;
 
@@ -113,9 +113,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     } else {
         InstallMode::Link
     };
-    let settings = Scope::git_settings(false);
-    let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
-        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let _guard = scope.guard(printer)?;
     let mut lock = scope.read_lock()?;
     let keep: Vec<String> = offered
         .iter()
@@ -200,10 +198,11 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     let mut removal = Removal::default();
     for (name, paths) in &stale {
-        super::scope::remove_paths(&mut removal, paths)?;
+        crate::install::remove_paths(&mut removal, paths)?;
         lock.skills.remove(name);
     }
-    if let Err(err) = super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "syncing")
+    if let Err(err) =
+        crate::install::commit(transaction, Some((&lock, &scope.lock_path)), "syncing")
     {
         removal.rollback();
         return Err(err);
@@ -315,7 +314,7 @@ fn blocked(folder: &str, lock: &Lock, targets: &[Target], scope: &Scope) -> Opti
 /// `node_modules` or to the canonical folder, or a folder the lock does not give to sync.
 fn foreign(path: &Path, canonical: &Path, ours: bool, scope: &Scope) -> Option<String> {
     let meta = std::fs::symlink_metadata(path).ok()?;
-    let shown = super::add::shown(path, scope);
+    let shown = shown(path, scope);
     if meta.file_type().is_symlink() {
         let target = std::fs::read_link(path).ok()?;
         let resolved = path.parent().unwrap_or(Path::new(".")).join(&target);
@@ -432,7 +431,7 @@ fn describe(
 ) -> String {
     let mut out = String::new();
     for plan in planned {
-        let from = super::add::shown(&plan.skill.path(), scope);
+        let from = shown(&plan.skill.path(), scope);
         let how = if mode == InstallMode::Link {
             "linked to"
         } else {
@@ -443,7 +442,7 @@ fn describe(
             "sync {} ← {}: {} {how} {from}",
             plan.skill.name,
             plan.skill.package,
-            super::add::shown(&scope.canonical.join(&plan.folder), scope),
+            shown(&scope.canonical.join(&plan.folder), scope),
         );
     }
     for (name, _) in stale {
@@ -470,7 +469,7 @@ fn report(
                     "package": p.skill.package,
                     "version": p.skill.version,
                     "via": p.skill.via,
-                    "paths": p.placements.iter().map(|x| super::add::shown(&x.path, scope)).collect::<Vec<_>>(),
+                    "paths": p.placements.iter().map(|x| shown(&x.path, scope)).collect::<Vec<_>>(),
                     "mode": mode.as_str(),
                     "hash": p.payload.computed_hash,
                 })
@@ -492,7 +491,7 @@ fn report(
             "  {} ← {} ({})",
             plan.skill.name,
             plan.skill.package,
-            super::add::shown(&scope.canonical.join(&plan.folder), scope)
+            shown(&scope.canonical.join(&plan.folder), scope)
         ));
     }
     for (name, _) in stale {

@@ -8,12 +8,12 @@ use serde_json::json;
 
 use super::check::{self, State, Status};
 use super::locked::{self, FileDiff, Sources};
-use super::scope::Scope;
 use crate::cli::UpdateArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::Transaction;
-use crate::lock::{Guard, LockEntry};
+use crate::lock::LockEntry;
 use crate::output::Printer;
+use crate::project::Scope;
 
 /// Skills not updated, with why.
 type Failures = Vec<(String, String)>;
@@ -110,8 +110,7 @@ fn update_scope(
     printer: &Printer,
 ) -> Result<(Vec<Updated>, Failures), Error> {
     let mut sources = Sources::new(scope, &args.limits, printer.progress());
-    let _guard = Guard::acquire(&scope.lock_path, sources.cache(), printer)
-        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let _guard = scope.guard(printer)?;
     let mut lock = scope.read_lock()?;
     let statuses: Vec<(Status, LockEntry)> = check::select(&lock, names)?
         .into_iter()
@@ -198,7 +197,7 @@ fn update_scope(
     }
     // Nothing updated: nothing written (no lockfile is created where there was none).
     let lock = (!updated.is_empty()).then_some((&lock, scope.lock_path.as_path()));
-    super::scope::commit(transaction, lock, "updating")?;
+    crate::install::commit(transaction, lock, "updating")?;
     Ok((updated, failures))
 }
 

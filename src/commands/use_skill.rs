@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::add::{self, Found};
-use super::scope::Scope;
 use crate::cli::UseArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Limits, Placement, Transaction};
 use crate::output::Printer;
+use crate::project::Scope;
 use crate::prompt::activation::Activation;
 use crate::skill::{SKILL_MD, Skill};
 use crate::source::discover::Offered;
@@ -161,7 +161,7 @@ fn materialize(cache: &Path, name: &str, payload: &install::Payload) -> Result<P
     transaction
         .stage(&placement, payload)
         .map_err(|err| add::install_error(name, err))?;
-    super::scope::commit(transaction, None, "writing the skill to the cache")?;
+    crate::install::commit(transaction, None, "writing the skill to the cache")?;
     Ok(dir)
 }
 

@@ -10,11 +10,11 @@ mod output;
 use self::output::{Installed, describe_plan, list};
 use crate::cli::{AddArgs, AddOptions};
 use crate::commands::ask;
-use crate::commands::scope::{Scope, Target};
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Limits, Placement, Transaction};
-use crate::lock::{Guard, InstallMode, LockEntry};
+use crate::lock::{InstallMode, LockEntry};
 use crate::output::Printer;
+use crate::project::{Scope, Target};
 use crate::source::discover::{self, Offered, Options};
 use crate::source::open::{self, OpenError, Opened, Origin};
 use crate::source::{self as sources, SourceEnv};
@@ -144,7 +144,7 @@ pub fn install_from(
     let Found {
         opened,
         offered,
-        settings,
+        settings: _,
     } = open_offered(input, &scope, args.full_depth, &args.limits, printer)?;
     let show_internal = show_internal();
     if args.list {
@@ -197,8 +197,7 @@ pub fn install_from(
             agents.push((*agent).to_owned());
         }
     }
-    let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
-        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let _guard = scope.guard(printer)?;
     let mut lock = scope.read_lock()?;
     check_conflicts(&planned, &lock, &opened.origin, args.force)?;
     if args.dry_run {
@@ -232,7 +231,7 @@ pub fn install_from(
     }
     // Every skill refused by the gate: nothing to write, not even the lock.
     if !staged.is_empty() {
-        super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
+        crate::install::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
     }
     if !staged.is_empty() || args.json {
         let installed = Installed {
@@ -516,18 +515,5 @@ pub fn lock_entry(
             .or_else(|| now.clone()),
         updated_at: now,
         extra: previous.map(|p| p.extra.clone()).unwrap_or_default(),
-    }
-}
-
-pub fn shown(path: &std::path::Path, scope: &Scope) -> String {
-    let base = if scope.global {
-        dirs::home_dir().unwrap_or_default()
-    } else {
-        scope.project.clone()
-    };
-    match path.strip_prefix(&base) {
-        Ok(rel) if scope.global => format!("~/{}", rel.display()),
-        Ok(rel) => rel.display().to_string(),
-        Err(_) => path.display().to_string(),
     }
 }
