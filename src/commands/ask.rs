@@ -4,8 +4,8 @@
 
 use std::io::IsTerminal;
 
-use super::add::Planned;
 use crate::error::Error;
+use crate::install::Planned;
 use crate::output::Printer;
 use crate::project::{Scope, Target, shown};
 use crate::source::discover::Offered;

@@ -11,36 +11,13 @@ use self::output::{Installed, describe_plan, list};
 use crate::cli::{AddArgs, AddOptions};
 use crate::commands::ask;
 use crate::error::{Error, ExitStatus};
-use crate::install::{self, Limits, Placement, Transaction};
+use crate::install::{self, Limits, Planned, Staged, Transaction};
 use crate::lock::{InstallMode, LockEntry};
 use crate::output::Printer;
 use crate::project::{Scope, Target};
 use crate::source::discover::{self, Offered, Options};
 use crate::source::open::{self, OpenError, Opened, Origin};
 use crate::source::{self as sources, SourceEnv};
-
-/// One skill on its way in.
-#[derive(Debug, Clone)]
-pub struct Planned {
-    pub name: String,
-    pub folder: String,
-    /// Its folder inside the source tree.
-    pub source_dir: String,
-    /// The SKILL.md inside the source.
-    pub skill_path: String,
-    /// What a web index says its bytes hash to.
-    pub digest: Option<String>,
-    pub placements: Vec<Placement>,
-}
-
-/// A skill staged for installing: what the lock records about it. Its bytes are written and
-/// dropped as soon as it is staged, so memory stays flat however many skills come.
-#[derive(Debug, Clone)]
-pub struct Staged {
-    pub planned: Planned,
-    pub computed_hash: String,
-    pub digests: std::collections::BTreeMap<String, String>,
-}
 
 pub fn open_error(err: OpenError) -> Error {
     let hint = err.hint();

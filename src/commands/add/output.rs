@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use super::{Planned, Staged};
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Limits};
+use crate::install::{Planned, Staged};
 use crate::lock::{InstallMode, SourceType};
 use crate::output::Printer;
 use crate::project::{Scope, shown};
