@@ -5,6 +5,7 @@
 //! stdout for data (and for JSON-RPC in `serve --stdio`).
 
 pub mod agents;
+pub mod ask;
 pub mod cli;
 pub mod commands;
 pub mod env_vars;

@@ -1,7 +1,6 @@
 //! Dispatch: one file per subcommand, each `run(args, &Printer) -> Result<ExitStatus>`.
 
 pub mod add;
-pub mod ask;
 pub mod check;
 pub mod completions;
 pub mod doctor;

@@ -300,7 +300,7 @@ fn confirmed(plans: &[Plan], scope: &Scope, printer: &Printer) -> Result<bool, E
         };
         let _ = write!(listing, "\n  {} ({what})", plan.name);
     }
-    if !super::ask::terminal() {
+    if !crate::ask::terminal() {
         printer.error(
             &Error::msg(format!(
                 "not removing without confirmation, and there is no terminal to ask on; would remove:{listing}"
@@ -310,7 +310,7 @@ fn confirmed(plans: &[Plan], scope: &Scope, printer: &Printer) -> Result<bool, E
         return Ok(false);
     }
     printer.status(format_args!("Remove:{listing}"));
-    if super::ask::yes_no("Proceed", false)? {
+    if crate::ask::yes_no("Proceed", false)? {
         Ok(true)
     } else {
         Err(Error::msg("cancelled; nothing was removed"))

@@ -165,7 +165,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         return Ok(ExitStatus::Success);
     }
     if !args.yes {
-        if !super::ask::terminal() {
+        if !crate::ask::terminal() {
             printer.error(
                 &Error::msg(format!(
                     "not syncing without confirmation, and there is no terminal to ask on; would do:\n{}",
@@ -176,7 +176,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             return Ok(ExitStatus::Failure);
         }
         printer.status(plan_text.trim_end());
-        if !super::ask::yes_no("Proceed", true)? {
+        if !crate::ask::yes_no("Proceed", true)? {
             return Err(Error::msg("cancelled; nothing was synced"));
         }
     }

@@ -8,8 +8,8 @@ use serde_json::json;
 mod output;
 
 use self::output::{Installed, describe_plan, list};
+use crate::ask;
 use crate::cli::{AddArgs, AddOptions};
-use crate::commands::ask;
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Limits, Planned, Staged, Transaction};
 use crate::lock::{InstallMode, LockEntry};
