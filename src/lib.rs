@@ -22,6 +22,7 @@ pub mod project;
 pub mod prompt;
 pub mod skill;
 pub mod source;
+pub mod upstream;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

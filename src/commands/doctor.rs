@@ -232,7 +232,7 @@ fn drift(scope: &Scope, lock: &Lock, problems: &mut Vec<Problem>) -> Result<(), 
         let path = drift.path.clone().unwrap_or_else(|| {
             lock.skills
                 .get(&drift.name)
-                .and_then(|entry| super::locked::layout(scope, &drift.name, entry).ok())
+                .and_then(|entry| crate::install::layout(scope, &drift.name, entry).ok())
                 .and_then(|layout| layout.placements.first().map(|p| shown(&p.path, scope)))
                 .unwrap_or_else(|| drift.name.clone())
         });
@@ -370,9 +370,9 @@ fn shadowed(project: &Scope, problems: &mut Vec<Problem>) -> Result<(), Error> {
         if scope_of(entry) == scope_of(winner) {
             continue;
         }
-        let same = super::locked::installed(&entry.real)
+        let same = crate::install::installed(&entry.real)
             .and_then(Result::ok)
-            .zip(super::locked::installed(&winner.real).and_then(Result::ok))
+            .zip(crate::install::installed(&winner.real).and_then(Result::ok))
             .is_some_and(|(a, b)| a.files == b.files);
         let name = entry.name();
         problems.push(Problem {

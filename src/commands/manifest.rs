@@ -12,10 +12,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use comfy_table::Table;
 use serde_json::json;
 
-use super::locked::{self, FileDiff};
 use crate::cli::ManifestArgs;
 use crate::error::{Error, ExitStatus};
-use crate::install::Payload;
+use crate::install::{self, FileDiff, Payload};
 use crate::lock::{InstallMode, Lock, LockEntry, SourceType};
 use crate::output::Printer;
 use crate::project::{Installed, Scope, lock_error, shown};
@@ -47,7 +46,7 @@ pub fn read_copies(scope: &Scope) -> Result<Copies, Error> {
     let mut unreadable: Vec<(String, String, String)> = Vec::new();
     for (name, folders) in scope.installed()? {
         for installed in folders {
-            match locked::installed(&installed.real) {
+            match install::installed(&installed.real) {
                 Some(Ok(payload)) => copies
                     .entry(name.clone())
                     .or_default()
@@ -117,7 +116,7 @@ fn record(
                 ));
             }
             next.files = digests;
-            if locked::is_own_source(entry, scope, &first.installed.real) {
+            if crate::upstream::is_own_source(entry, scope, &first.installed.real) {
                 next.computed_hash.clone_from(&first.payload.computed_hash);
             }
             if next != *entry {
@@ -276,7 +275,7 @@ pub fn drifts(
         };
         // Every place the skill was installed for is still there (links pointing right).
         if !entry.agents.is_empty()
-            && let Ok(layout) = locked::layout(scope, name, entry)
+            && let Ok(layout) = install::layout(scope, name, entry)
         {
             for placement in &layout.placements {
                 let path = Some(shown(&placement.path, scope));

@@ -9,7 +9,6 @@ pub mod init;
 pub mod install;
 pub mod lint;
 pub mod list;
-pub mod locked;
 pub mod manifest;
 pub mod prompt;
 pub mod remove;

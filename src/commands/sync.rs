@@ -184,10 +184,10 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let mut transaction = Transaction::default();
     for plan in &planned {
         for placement in &plan.placements {
-            if !super::locked::in_place(placement, &plan.payload) {
+            if !install::in_place(placement, &plan.payload) {
                 transaction
                     .stage(placement, &plan.payload)
-                    .map_err(|err| super::add::install_error(&plan.skill.name, err))?;
+                    .map_err(|err| install::install_error(&plan.skill.name, err))?;
             }
         }
         let previous = lock.skills.get(&plan.skill.name);

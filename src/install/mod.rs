@@ -8,16 +8,23 @@
 //! the lockfile cannot be written); [`Committed::finish`] drops the replaced folders.
 //!
 //! The concept is split by step: [`payload`] reads and checks a skill, [`placement`] says where
-//! it goes, [`plan`] follows one skill from a source to the lock, [`transaction`] writes it (and
-//! takes skills out) with no half-states.
+//! it goes ([`layout`] for a locked skill), [`plan`] follows one skill from a source to the lock,
+//! [`transaction`] writes it (and takes skills out) with no half-states, [`installed`] reads back
+//! what is in place.
 
 use std::path::PathBuf;
 
+use crate::error::Error;
+
+pub mod installed;
+pub mod layout;
 pub mod payload;
 pub mod placement;
 pub mod plan;
 pub mod transaction;
 
+pub use installed::{FileDiff, in_place, installed};
+pub use layout::{Layout, layout, subagents};
 pub use payload::{Limits, Payload, PayloadFile, collect};
 pub use placement::{Placement, link_placements, placements};
 pub use plan::{Planned, Staged};
@@ -47,4 +54,9 @@ pub enum InstallError {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// `err` of the skill `name`, as a command reports it.
+pub fn install_error(name: &str, err: InstallError) -> Error {
+    Error::msg(format!("cannot install `{name}`: {err}")).with_source(err)
 }

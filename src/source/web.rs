@@ -10,6 +10,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Read};
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -753,10 +754,12 @@ impl SourceTree for IndexTree {
     }
 }
 
-/// A web source opened: a tree to read, and for an index the skills it offers (with their
-/// digests), so nothing is downloaded before skills are chosen.
-pub struct Opened {
-    pub tree: Box<dyn SourceTree>,
+/// A web source fetched: a tree to read, and for an index the skills it offers (with their
+/// digests), so nothing is downloaded before skills are chosen. Cheap to clone: the tree is
+/// shared, and an index's tree downloads each skill once however many clones read it.
+#[derive(Clone)]
+pub struct Fetched {
+    pub tree: Rc<dyn SourceTree>,
     pub offered: Option<Vec<Offered>>,
     /// The index, or the downloaded URL.
     pub source_url: String,
@@ -770,7 +773,7 @@ pub fn open(
     url: &str,
     well_known: bool,
     limits: WebLimits,
-) -> Result<Opened, WebError> {
+) -> Result<Fetched, WebError> {
     if well_known && let Some(index) = find_index(&http, url)? {
         let offered = index
             .skills
@@ -783,11 +786,11 @@ pub fn open(
                 digest: s.digest().map(str::to_owned),
             })
             .collect();
-        return Ok(Opened {
+        return Ok(Fetched {
             source_url: index.url.clone(),
             offered: Some(offered),
             digest: None,
-            tree: Box::new(IndexTree {
+            tree: Rc::new(IndexTree {
                 http,
                 index,
                 limits,
@@ -796,8 +799,8 @@ pub fn open(
         });
     }
     let (tree, digest) = download(&http, url, limits)?;
-    Ok(Opened {
-        tree: Box::new(tree),
+    Ok(Fetched {
+        tree: Rc::new(tree),
         offered: None,
         source_url: url.to_owned(),
         digest: Some(digest),

@@ -16,7 +16,7 @@ use crate::lock::{InstallMode, LockEntry};
 use crate::output::Printer;
 use crate::project::{Scope, Target};
 use crate::source::discover::{self, Offered, Options};
-use crate::source::open::{self, OpenError, Opened, Origin};
+use crate::source::open::{OpenError, Opened, Origin, Sources};
 use crate::source::{self as sources, SourceEnv};
 
 pub fn open_error(err: OpenError) -> Error {
@@ -26,10 +26,6 @@ pub fn open_error(err: OpenError) -> Error {
         Some(hint) => error.with_hint(hint),
         None => error,
     }
-}
-
-pub fn install_error(name: &str, err: install::InstallError) -> Error {
-    Error::msg(format!("cannot install `{name}`: {err}")).with_source(err)
 }
 
 /// `--skill` and `--agent` take several values (`-a claude-code codex`, as the reference), so
@@ -78,8 +74,11 @@ pub fn open_offered(
     let source = sources::parse(input, &env).map_err(|err| open_error(OpenError::Source(err)))?;
     let mut settings = Scope::git_settings(printer.progress());
     settings.web = crate::source::web::WebLimits::from(limits);
-    let opened = open::open(&source, &scope.lock_dir(), scope.global, &settings, None)
+    let mut opening = Sources::new(settings.clone());
+    let request = opening
+        .request(&source, &scope.lock_dir(), scope.global)
         .map_err(open_error)?;
+    let opened = opening.open(&request).map_err(open_error)?;
     // A web index lists its skills: nothing to search, nothing downloaded before choosing.
     let discovery = match &opened.offered {
         Some(offered) => discover::Discovery {
@@ -405,7 +404,7 @@ fn stage_one(transaction: &mut Transaction, passed: crate::gate::Passed) -> Resu
     for placement in &skill.placements {
         transaction
             .stage(placement, &payload)
-            .map_err(|err| install_error(&skill.name, err))?;
+            .map_err(|err| install::install_error(&skill.name, err))?;
     }
     Ok(Staged {
         computed_hash: payload.computed_hash,
