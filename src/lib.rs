@@ -8,6 +8,7 @@ pub mod agents;
 pub mod ask;
 pub mod cli;
 pub mod commands;
+pub mod drift;
 pub mod env_vars;
 pub mod error;
 pub mod fsutil;

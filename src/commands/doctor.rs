@@ -226,8 +226,8 @@ fn inner_links(scope: &Scope, skill: &Path, fix: &dyn Fn() -> String, problems: 
 
 /// Lock ↔ disk drift, as `manifest --check` reports it.
 fn drift(scope: &Scope, lock: &Lock, problems: &mut Vec<Problem>) -> Result<(), Error> {
-    let (copies, unreadable) = super::manifest::read_copies(scope)?;
-    for drift in super::manifest::drifts(scope, lock, &copies, &unreadable) {
+    let (copies, unreadable) = crate::drift::read_copies(scope)?;
+    for drift in crate::drift::drifts(scope, lock, &copies, &unreadable) {
         // A skill installed nowhere is shown where it belongs.
         let path = drift.path.clone().unwrap_or_else(|| {
             lock.skills
