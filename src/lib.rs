@@ -18,6 +18,7 @@ pub mod install;
 pub mod lint;
 pub mod lock;
 pub mod mcp;
+pub mod offered;
 pub mod output;
 pub mod project;
 pub mod prompt;

@@ -14,6 +14,7 @@ use crate::error::one_line;
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, FileDiff, Transaction};
 use crate::lock::{Lock, LockEntry};
+use crate::offered::split_source;
 use crate::output::Printer;
 use crate::project::{Scope, lock_error};
 use crate::source::git::Want;
@@ -27,17 +28,23 @@ enum Outcome {
     InPlace,
 }
 
-pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
-    // `skills install SOURCE` (and `skills i SOURCE`) is `skills add SOURCE`, as in `npx skills`.
-    if let Some((source, options)) = super::add::split_source(args.source.as_ref(), &args.options) {
-        if args.frozen {
-            return Err(
-                Error::msg("`--frozen` restores the lock; it takes no source")
-                    .with_hint("`skills install --frozen`, or `skills add SOURCE` to add skills"),
-            );
-        }
-        return super::add::install_from(&source, &options, printer);
+/// `skills install SOURCE` (and `skills i SOURCE`) is `skills add SOURCE`, as in `npx skills`:
+/// the source and the options to add it with, when one is given (dispatch hands them to `add`).
+pub fn as_add(args: &InstallArgs) -> Result<Option<(String, AddOptions)>, Error> {
+    let Some(add) = split_source(args.source.as_ref(), &args.options) else {
+        return Ok(None);
+    };
+    if args.frozen {
+        return Err(
+            Error::msg("`--frozen` restores the lock; it takes no source")
+                .with_hint("`skills install --frozen`, or `skills add SOURCE` to add skills"),
+        );
     }
+    Ok(Some(add))
+}
+
+/// Restores the lock (`skills install` without a source: see [`as_add`]).
+pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     if let Some(flag) = add_only_flag(&args.options) {
         return Err(Error::msg(format!(
             "`{flag}` needs a source: `skills install` without one restores the lock"

@@ -33,7 +33,10 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
         Command::Add(args) => add::run(&args, printer),
         Command::Remove(args) => remove::run(&args, printer),
         Command::Find(args) => find::run(&args, printer),
-        Command::Install(args) => install::run(&args, printer),
+        Command::Install(args) => match install::as_add(&args)? {
+            Some((source, options)) => add::install_from(&source, &options, printer),
+            None => install::run(&args, printer),
+        },
         Command::Check(args) => check::run(&args, printer),
         Command::Update(args) => update::run(&args, printer),
         Command::Manifest(args) => manifest::run(&args, printer),

@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::add::{self, Found};
 use crate::cli::UseArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Limits, Placement, Transaction};
+use crate::offered::{self, Found};
 use crate::output::Printer;
 use crate::project::Scope;
 use crate::prompt::activation::Activation;
@@ -38,7 +38,7 @@ pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         opened,
         offered,
         settings,
-    } = add::open_offered(&args.source, &scope, args.full_depth, &args.limits, printer)?;
+    } = offered::open_offered(&args.source, &scope, args.full_depth, &args.limits, printer)?;
     let selector = selector(opened.skill.as_deref(), args.skill.as_deref())?;
     let skill = select(&offered, selector, &args.source)?;
     let payload = install::collect(
@@ -109,7 +109,7 @@ fn select<'a>(
 ) -> Result<&'a Offered, Error> {
     let visible: Vec<&Offered> = offered
         .iter()
-        .filter(|s| add::show_internal() || !s.internal)
+        .filter(|s| offered::show_internal() || !s.internal)
         .collect();
     let names = || {
         visible
@@ -119,7 +119,7 @@ fn select<'a>(
             .join(", ")
     };
     if let Some(name) = selector {
-        return add::find_offered(offered, name).ok_or_else(|| {
+        return offered::find_offered(offered, name).ok_or_else(|| {
             Error::msg(format!("`{source}` has no skill named `{name}`"))
                 .with_hint(format!("available: {}", names()))
         });
