@@ -71,5 +71,8 @@ mod tests {
         assert!(!is_portable("-a"));
         assert!(!is_portable(""));
         assert!(!is_portable(&"a".repeat(65)));
+        for bad in ["a-", "a_b", "../x", "a/b"] {
+            assert!(!is_portable(bad), "{bad}");
+        }
     }
 }
