@@ -2,9 +2,15 @@
 //!
 //! Every file is written to a temp file beside its target and renamed into place, so a reader
 //! (or a crash) sees either the old bytes or the new ones. Permissions of a replaced file are kept.
+//! Every temp name starts with [`TEMP_PREFIX`], which the index and `doctor` know to skip; and
+//! [`relative_path`] gives the relative links and lock paths between two absolute folders.
 
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
+
+/// Prefix of every temp folder or file `skills` writes beside its target (staging, backup and
+/// trash folders, atomic writes); the index never looks into them.
+pub const TEMP_PREFIX: &str = ".skills-";
 
 /// Writes `bytes` to `path` atomically (temp file in the same folder, then rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -21,7 +27,7 @@ pub fn write_atomic_with(
         _ => Path::new("."),
     };
     let mut temp = tempfile::Builder::new()
-        .prefix(".skills-tmp-")
+        .prefix(&format!("{TEMP_PREFIX}tmp-"))
         .tempfile_in(dir)?;
     {
         let mut out = std::io::BufWriter::new(temp.as_file_mut());
@@ -59,6 +65,28 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
     Ok(true)
 }
 
+/// The relative path from folder `from` to `to` (both absolute), for relative symlinks.
+pub fn relative_path(from: &Path, to: &Path) -> PathBuf {
+    let from: Vec<Component> = from.components().collect();
+    let to_parts: Vec<Component> = to.components().collect();
+    let common = from
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return to.to_path_buf();
+    }
+    let mut out = PathBuf::new();
+    for _ in common..from.len() {
+        out.push("..");
+    }
+    for part in &to_parts[common..] {
+        out.push(part.as_os_str());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +118,23 @@ mod tests {
         }
         let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
         assert_eq!(leftovers, 1, "no temp file is left behind");
+    }
+
+    #[test]
+    fn relative_links() {
+        assert_eq!(
+            relative_path(
+                Path::new("/p/.claude/skills"),
+                Path::new("/p/.agents/skills/x")
+            ),
+            PathBuf::from("../../.agents/skills/x")
+        );
+        assert_eq!(
+            relative_path(
+                Path::new("/h/.config/x/skills"),
+                Path::new("/h/.agents/skills/y")
+            ),
+            PathBuf::from("../../../.agents/skills/y")
+        );
     }
 }

@@ -661,7 +661,7 @@ impl Walker {
             .iter()
             .filter(|(name, _)| {
                 !SKIPPED_DIRS.contains(&name.as_str())
-                    && !name.starts_with(crate::install::TEMP_PREFIX)
+                    && !name.starts_with(crate::fsutil::TEMP_PREFIX)
             })
             .filter_map(|(name, entry)| {
                 let path = entry.path();

@@ -5,8 +5,10 @@
 //! stdout for data (and for JSON-RPC in `serve --stdio`).
 
 pub mod agents;
+pub mod ask;
 pub mod cli;
 pub mod commands;
+pub mod drift;
 pub mod env_vars;
 pub mod error;
 pub mod fsutil;
@@ -16,10 +18,13 @@ pub mod install;
 pub mod lint;
 pub mod lock;
 pub mod mcp;
+pub mod offered;
 pub mod output;
+pub mod project;
 pub mod prompt;
 pub mod skill;
 pub mod source;
+pub mod upstream;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

@@ -18,15 +18,14 @@ use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 
-use super::add::shown;
-use super::scope::Scope;
 use crate::agents::{AGENTS, CANONICAL_DIR};
 use crate::cli::DoctorArgs;
 use crate::error::{Error, ExitStatus};
+use crate::fsutil::TEMP_PREFIX;
 use crate::index::{self, NameFilter, SkillIndex};
-use crate::install::TEMP_PREFIX;
 use crate::lock::Lock;
 use crate::output::Printer;
+use crate::project::{Scope, shown};
 use crate::skill::inventory::{FileKind, Inventory};
 
 /// A cached repository unused for this many days is stale.
@@ -132,7 +131,7 @@ fn locked(lock: Option<&Lock>, name: &str) -> bool {
     lock.is_some_and(|lock| {
         lock.skills
             .keys()
-            .any(|skill| crate::install::folder_name(skill).as_deref() == Some(name))
+            .any(|skill| crate::skill::name::folder_name(skill).as_deref() == Some(name))
     })
 }
 
@@ -227,13 +226,13 @@ fn inner_links(scope: &Scope, skill: &Path, fix: &dyn Fn() -> String, problems: 
 
 /// Lock ↔ disk drift, as `manifest --check` reports it.
 fn drift(scope: &Scope, lock: &Lock, problems: &mut Vec<Problem>) -> Result<(), Error> {
-    let (copies, unreadable) = super::manifest::read_copies(scope)?;
-    for drift in super::manifest::drifts(scope, lock, &copies, &unreadable) {
+    let (copies, unreadable) = crate::drift::read_copies(scope)?;
+    for drift in crate::drift::drifts(scope, lock, &copies, &unreadable) {
         // A skill installed nowhere is shown where it belongs.
         let path = drift.path.clone().unwrap_or_else(|| {
             lock.skills
                 .get(&drift.name)
-                .and_then(|entry| super::locked::layout(scope, &drift.name, entry).ok())
+                .and_then(|entry| crate::install::layout(scope, &drift.name, entry).ok())
                 .and_then(|layout| layout.placements.first().map(|p| shown(&p.path, scope)))
                 .unwrap_or_else(|| drift.name.clone())
         });
@@ -371,9 +370,9 @@ fn shadowed(project: &Scope, problems: &mut Vec<Problem>) -> Result<(), Error> {
         if scope_of(entry) == scope_of(winner) {
             continue;
         }
-        let same = super::locked::installed(&entry.real)
+        let same = crate::install::installed(&entry.real)
             .and_then(Result::ok)
-            .zip(super::locked::installed(&winner.real).and_then(Result::ok))
+            .zip(crate::install::installed(&winner.real).and_then(Result::ok))
             .is_some_and(|(a, b)| a.files == b.files);
         let name = entry.name();
         problems.push(Problem {

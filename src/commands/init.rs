@@ -6,6 +6,7 @@ use crate::cli::InitArgs;
 use crate::error::{Error, ExitStatus};
 use crate::output::Printer;
 use crate::skill::SKILL_MD;
+use crate::skill::name::is_portable;
 
 pub fn run(args: &InitArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let cwd = super::current_dir()?;
@@ -18,9 +19,9 @@ pub fn run(args: &InitArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             .unwrap_or_default();
         (name, cwd.clone())
     };
-    if !is_portable_name(&name) {
+    if !is_portable(&name) {
         let suggestion = crate::lint::spec::suggest_name(&name);
-        let hint = if is_portable_name(&suggestion) {
+        let hint = if is_portable(&suggestion) {
             format!("try `skills init {suggestion}`")
         } else {
             "use 1-64 lowercase letters, digits and single hyphens".to_owned()
@@ -48,17 +49,6 @@ pub fn run(args: &InitArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         "Next: describe what it does and when to use it, write the steps, then run `skills lint`",
     );
     Ok(ExitStatus::Success)
-}
-
-/// `a-z`, `0-9` and single inner hyphens, 1–64 characters: valid for the spec and every client.
-pub fn is_portable_name(name: &str) -> bool {
-    (1..=64).contains(&name.len())
-        && name.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        })
 }
 
 fn scaffold(name: &str) -> String {
@@ -95,18 +85,4 @@ Keep this file short. Put long reference material in `references/`, scripts in `
 templates or data in `assets/`, and link each file from here with a relative link.
 "
     )
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn portable_names() {
-        assert!(super::is_portable_name("pdf-processing"));
-        assert!(super::is_portable_name("a1"));
-        assert!(!super::is_portable_name("Bad"));
-        assert!(!super::is_portable_name("a--b"));
-        assert!(!super::is_portable_name("-a"));
-        assert!(!super::is_portable_name(""));
-        assert!(!super::is_portable_name(&"a".repeat(65)));
-    }
 }

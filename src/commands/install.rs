@@ -9,13 +9,16 @@
 
 use serde_json::json;
 
-use super::locked::{self, Sources};
-use super::scope::{Scope, lock_error};
 use crate::cli::{AddOptions, InstallArgs};
+use crate::error::one_line;
 use crate::error::{Error, ExitStatus};
-use crate::install::Transaction;
-use crate::lock::{Guard, Lock, LockEntry};
+use crate::install::{self, FileDiff, Transaction};
+use crate::lock::{Lock, LockEntry};
+use crate::offered::split_source;
 use crate::output::Printer;
+use crate::project::{Scope, lock_error};
+use crate::source::git::Want;
+use crate::upstream::{self, Locked};
 
 /// What became of one entry.
 enum Outcome {
@@ -25,17 +28,23 @@ enum Outcome {
     InPlace,
 }
 
-pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
-    // `skills install SOURCE` (and `skills i SOURCE`) is `skills add SOURCE`, as in `npx skills`.
-    if let Some((source, options)) = super::add::split_source(args.source.as_ref(), &args.options) {
-        if args.frozen {
-            return Err(
-                Error::msg("`--frozen` restores the lock; it takes no source")
-                    .with_hint("`skills install --frozen`, or `skills add SOURCE` to add skills"),
-            );
-        }
-        return super::add::install_from(&source, &options, printer);
+/// `skills install SOURCE` (and `skills i SOURCE`) is `skills add SOURCE`, as in `npx skills`:
+/// the source and the options to add it with, when one is given (dispatch hands them to `add`).
+pub fn as_add(args: &InstallArgs) -> Result<Option<(String, AddOptions)>, Error> {
+    let Some(add) = split_source(args.source.as_ref(), &args.options) else {
+        return Ok(None);
+    };
+    if args.frozen {
+        return Err(
+            Error::msg("`--frozen` restores the lock; it takes no source")
+                .with_hint("`skills install --frozen`, or `skills add SOURCE` to add skills"),
+        );
     }
+    Ok(Some(add))
+}
+
+/// Restores the lock (`skills install` without a source: see [`as_add`]).
+pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     if let Some(flag) = add_only_flag(&args.options) {
         return Err(Error::msg(format!(
             "`{flag}` needs a source: `skills install` without one restores the lock"
@@ -43,9 +52,8 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         .with_hint("`skills install SOURCE {flag} …` (the same as `skills add`)"));
     }
     let scope = Scope::new(args.options.global)?;
-    let mut sources = Sources::new(&scope, &args.options.limits, printer.progress());
-    let _guard = Guard::acquire(&scope.lock_path, sources.cache(), printer)
-        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let mut locked = Locked::new(&scope, &args.options.limits, printer.progress());
+    let _guard = scope.guard(printer)?;
     let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())
         .map_err(lock_error)?
         .ok_or_else(|| {
@@ -63,7 +71,7 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         match restore(
             name,
             entry,
-            &mut sources,
+            &mut locked,
             (&mut transaction, &mut gate),
             printer,
         ) {
@@ -82,7 +90,7 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     // `--frozen` never writes the lock: everything in it was just reproduced as it says.
     let lock = (!args.frozen).then_some((&next, scope.lock_path.as_path()));
-    super::scope::commit(transaction, lock, "restoring")?;
+    crate::install::commit(transaction, lock, "restoring")?;
 
     report(&outcomes, &failures, args.options.json, printer)?;
     if failures.is_empty() {
@@ -132,19 +140,21 @@ fn not_reproduced(failures: &[(String, String)], consequence: &str) -> Error {
 fn restore(
     name: &str,
     entry: &LockEntry,
-    sources: &mut Sources,
+    locked: &mut Locked,
     (transaction, gate): (&mut Transaction, &mut crate::gate::Gate),
     printer: &Printer,
 ) -> Result<(Outcome, LockEntry), String> {
-    let upstream = sources.upstream(entry)?;
-    let opened = sources
-        .remotes
-        .open_upstream(&upstream, &locked::locked_want(entry))?;
+    let request = locked
+        .request(entry, Want::locked(entry))
+        .map_err(|err| one_line(&err))?;
+    let opened = locked
+        .sources
+        .open(&request)
+        .map_err(|err| one_line(&err))?;
     let at = opened
-        .commit
-        .as_deref()
+        .commit()
         .map_or_else(String::new, |c| format!(" at {}", &c[..12]));
-    let (dir, payload) = locked::read_skill(entry, name, &opened, sources.limits)?
+    let (dir, payload) = upstream::read_skill(entry, name, &opened, locked.limits)?
         .ok_or_else(|| format!("its source{at} has no skill `{name}`"))?;
     if payload.computed_hash != entry.computed_hash {
         return Err(format!(
@@ -155,29 +165,31 @@ fn restore(
     }
     let digests = payload.digests();
     if !entry.files.is_empty() && digests != entry.files {
-        let diff = locked::FileDiff::between(&entry.files, &digests);
+        let diff = FileDiff::between(&entry.files, &digests);
         return Err(format!(
             "its files differ from the lock's `files` ({})",
             diff.summary()
         ));
     }
-    let layout = locked::layout(sources.scope, name, entry)?;
+    let layout = install::layout(locked.scope, name, entry)?;
     let allow = gate
         .check_locked(name, entry, (&dir, &layout.folder), &payload, printer)
         .ok_or("refused by the install gate")?;
     let mut outcome = Outcome::InPlace;
     for placement in &layout.placements {
-        if !locked::in_place(placement, &payload) {
+        if !install::in_place(placement, &payload) {
             transaction
                 .stage(placement, &payload)
-                .map_err(|err| locked::describe(&err))?;
+                .map_err(|err| one_line(&err))?;
             outcome = Outcome::Restored;
         }
     }
     let mut restored = entry.clone();
-    restored.commit = restored.commit.or_else(|| opened.commit.clone());
+    restored.commit = restored
+        .commit
+        .or_else(|| opened.commit().map(str::to_owned));
     if restored.digest.is_none() {
-        restored.digest = opened.digest(name);
+        restored.digest = opened.digest_of(name);
     }
     if restored.files.is_empty() {
         restored.files = digests;

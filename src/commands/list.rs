@@ -5,13 +5,14 @@ use std::path::{Path, PathBuf};
 use comfy_table::Row;
 use serde::Serialize;
 
-use super::scope::Scope;
 use crate::agents::{self, AGENTS, Agent};
 use crate::cli::ListArgs;
 use crate::error::{Error, ExitStatus};
 use crate::index::{Entry, NameFilter, SkillIndex};
 use crate::lock::{Lock, LockEntry, SourceType};
 use crate::output::Printer;
+use crate::project::Scope;
+use crate::source::open::Location;
 
 /// One row of `skills list`; also its `--json` item, which carries the fields of `npx skills
 /// list --json` (`name`, `path`, `scope`, `agents` as display names, `source`, `sourceUrl`,
@@ -48,7 +49,7 @@ pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
                 .with_hint("agent ids look like `claude-code`, `codex`, `cursor`, `sisu`"));
         }
     }
-    let scope = super::scope::Scope::new(args.global)?;
+    let scope = Scope::new(args.global)?;
     let cwd = scope.project.clone();
     let index = SkillIndex::build_with(
         scope.roots(),
@@ -157,8 +158,8 @@ fn item(entry: &Entry, index: &SkillIndex, lock: Option<&Lock>, scope: &Scope) -
 /// relative to its own folder).
 fn source(entry: &LockEntry, scope: &Scope) -> String {
     let env = crate::source::SourceEnv::from_env(scope.lock_dir());
-    match super::locked::upstream(entry, &scope.lock_dir(), &env) {
-        Ok(super::locked::Upstream::Folder(path)) if entry.source_type() == SourceType::Local => {
+    match Location::of_entry(entry, &scope.lock_dir(), &env) {
+        Ok(Location::Folder(path)) if entry.source_type() == SourceType::Local => {
             path.display().to_string()
         }
         _ => entry.source.clone(),

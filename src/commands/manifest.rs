@@ -12,67 +12,20 @@ use std::collections::{BTreeMap, BTreeSet};
 use comfy_table::Table;
 use serde_json::json;
 
-use super::add::shown;
-use super::locked::{self, FileDiff};
-use super::scope::{Installed, Scope, lock_error};
 use crate::cli::ManifestArgs;
+use crate::drift::{Drift, Folder, drifts, read_copies};
 use crate::error::{Error, ExitStatus};
-use crate::install::Payload;
-use crate::lock::{Guard, InstallMode, Lock, LockEntry, SourceType};
+use crate::install::{FileDiff, Payload};
+use crate::lock::{InstallMode, Lock, LockEntry, SourceType};
 use crate::output::Printer;
-
-/// One installed folder of a skill, read.
-pub struct Folder {
-    installed: Installed,
-    payload: Payload,
-}
-
-/// What `--check` found for one skill.
-pub struct Drift {
-    pub name: String,
-    /// `modified`, `missing`, `untracked`, `unreadable`.
-    pub status: &'static str,
-    /// The folder or link, as shown to the user.
-    pub path: Option<String>,
-    pub files: FileDiff,
-    pub detail: Option<String>,
-}
-
-/// The installed skills of `scope`, read: name → each folder; then the folders that could not
-/// be read (name, shown path, why).
-pub type Copies = (BTreeMap<String, Vec<Folder>>, Vec<(String, String, String)>);
-
-/// Reads every installed folder of `scope`.
-pub fn read_copies(scope: &Scope) -> Result<Copies, Error> {
-    let mut copies: BTreeMap<String, Vec<Folder>> = BTreeMap::new();
-    let mut unreadable: Vec<(String, String, String)> = Vec::new();
-    for (name, folders) in scope.installed()? {
-        for installed in folders {
-            match locked::installed(&installed.real) {
-                Some(Ok(payload)) => copies
-                    .entry(name.clone())
-                    .or_default()
-                    .push(Folder { installed, payload }),
-                Some(Err(why)) => {
-                    unreadable.push((name.clone(), shown(&installed.real, scope), why));
-                }
-                None => {}
-            }
-        }
-    }
-    Ok((copies, unreadable))
-}
+use crate::project::{Scope, lock_error, shown};
 
 pub fn run(args: &ManifestArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let scope = Scope::new(args.global)?;
-    let settings = Scope::git_settings(false);
     let _guard = if args.check {
         None
     } else {
-        Some(
-            Guard::acquire(&scope.lock_path, &settings.cache, printer)
-                .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?,
-        )
+        Some(scope.guard(printer)?)
     };
     let lock = scope.read_lock()?;
     let (copies, unreadable) = read_copies(&scope)?;
@@ -122,7 +75,7 @@ fn record(
                 ));
             }
             next.files = digests;
-            if locked::is_own_source(entry, scope, &first.installed.real) {
+            if crate::upstream::is_own_source(entry, scope, &first.installed.real) {
                 next.computed_hash.clone_from(&first.payload.computed_hash);
             }
             if next != *entry {
@@ -251,111 +204,6 @@ fn check(
     } else {
         ExitStatus::Failure
     })
-}
-
-/// How the installed skills of `scope` differ from `lock`, sorted by skill and path.
-pub fn drifts(
-    scope: &Scope,
-    lock: &Lock,
-    copies: &BTreeMap<String, Vec<Folder>>,
-    unreadable: &[(String, String, String)],
-) -> Vec<Drift> {
-    let mut drifts: Vec<Drift> = Vec::new();
-    let drift = |name: &str, status, path: Option<String>, files, detail| Drift {
-        name: name.to_owned(),
-        status,
-        path,
-        files,
-        detail,
-    };
-    for (name, entry) in &lock.skills {
-        let Some(found) = copies.get(name) else {
-            drifts.push(drift(
-                name,
-                "missing",
-                None,
-                FileDiff::default(),
-                Some("not installed".into()),
-            ));
-            continue;
-        };
-        // Every place the skill was installed for is still there (links pointing right).
-        if !entry.agents.is_empty()
-            && let Ok(layout) = locked::layout(scope, name, entry)
-        {
-            for placement in &layout.placements {
-                let path = Some(shown(&placement.path, scope));
-                let now = std::fs::symlink_metadata(&placement.path);
-                let link = std::fs::read_link(&placement.path).ok();
-                match (&now, &placement.link) {
-                    (Err(_), _) => drifts.push(drift(
-                        name,
-                        "missing",
-                        path,
-                        FileDiff::default(),
-                        Some("not installed here".into()),
-                    )),
-                    (Ok(_), Some(target)) if link.as_ref() != Some(target) => {
-                        let detail = format!("should link to `{}`", target.display());
-                        drifts.push(drift(
-                            name,
-                            "modified",
-                            path,
-                            FileDiff::default(),
-                            Some(detail),
-                        ));
-                    }
-                    _ => {}
-                }
-            }
-        }
-        for copy in found {
-            let path = Some(shown(&copy.installed.real, scope));
-            if entry.files.is_empty() {
-                if copy.payload.computed_hash != entry.computed_hash {
-                    let detail = "its hash differs from the lock's `computedHash` (no `files` recorded: `skills manifest` records them)";
-                    drifts.push(drift(
-                        name,
-                        "modified",
-                        path,
-                        FileDiff::default(),
-                        Some(detail.into()),
-                    ));
-                }
-                continue;
-            }
-            let files = FileDiff::between(&entry.files, &copy.payload.digests());
-            if !files.is_empty() {
-                drifts.push(drift(name, "modified", path, files, None));
-            }
-        }
-    }
-    for (name, found) in copies
-        .iter()
-        .filter(|(name, _)| !lock.skills.contains_key(*name))
-    {
-        for copy in found {
-            let path = Some(shown(&copy.installed.real, scope));
-            drifts.push(drift(
-                name,
-                "untracked",
-                path,
-                FileDiff::default(),
-                Some("not in the lockfile".into()),
-            ));
-        }
-    }
-    for (name, path, why) in unreadable {
-        drifts.push(drift(
-            name,
-            "unreadable",
-            Some(path.clone()),
-            FileDiff::default(),
-            Some(why.clone()),
-        ));
-    }
-    drifts.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
-    drifts
 }
 
 fn table(drifts: &[Drift]) -> Table {

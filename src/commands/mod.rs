@@ -1,7 +1,6 @@
 //! Dispatch: one file per subcommand, each `run(args, &Printer) -> Result<ExitStatus>`.
 
 pub mod add;
-pub mod ask;
 pub mod check;
 pub mod completions;
 pub mod doctor;
@@ -10,17 +9,13 @@ pub mod init;
 pub mod install;
 pub mod lint;
 pub mod list;
-pub mod locked;
 pub mod manifest;
 pub mod prompt;
 pub mod remove;
-pub mod scope;
 pub mod serve;
 pub mod sync;
 pub mod update;
 pub mod use_skill;
-
-use std::path::PathBuf;
 
 use crate::cli::{Cli, Command, IndexArgs};
 use crate::error::{Error, ExitStatus};
@@ -38,7 +33,10 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
         Command::Add(args) => add::run(&args, printer),
         Command::Remove(args) => remove::run(&args, printer),
         Command::Find(args) => find::run(&args, printer),
-        Command::Install(args) => install::run(&args, printer),
+        Command::Install(args) => match install::as_add(&args)? {
+            Some((source, options)) => add::install_from(&source, &options, printer),
+            None => install::run(&args, printer),
+        },
         Command::Check(args) => check::run(&args, printer),
         Command::Update(args) => update::run(&args, printer),
         Command::Manifest(args) => manifest::run(&args, printer),
@@ -49,11 +47,7 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
     }
 }
 
-/// The working directory: the project root for default roots and the base for shown paths.
-pub fn current_dir() -> Result<PathBuf, Error> {
-    std::env::current_dir()
-        .map_err(|err| Error::msg("cannot read the current directory").with_source(err))
-}
+pub use crate::project::current_dir;
 
 /// Builds the index the command line asks for, and says on stderr what was shadowed or could not
 /// be searched.

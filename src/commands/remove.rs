@@ -7,13 +7,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::add::shown;
-use super::scope::{Scope, lock_error};
 use crate::cli::RemoveArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::Removal;
-use crate::lock::Guard;
 use crate::output::Printer;
+use crate::project::{Scope, lock_error, shown};
 
 /// What removing one skill does.
 struct Plan {
@@ -43,9 +41,7 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         ));
     }
     let scope = Scope::new(args.global)?;
-    let settings = Scope::git_settings(false);
-    let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
-        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let _guard = scope.guard(printer)?;
     let lock_existed = scope.lock_path.exists();
     let mut lock = scope.read_lock()?;
     let installed = installed(&scope)?;
@@ -112,7 +108,7 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     let mut removal = Removal::default();
     for plan in &plans {
-        super::scope::remove_paths(&mut removal, &plan.paths)?;
+        crate::install::remove_paths(&mut removal, &plan.paths)?;
         if plan.keeps_entry {
             if let Some(entry) = lock.skills.get_mut(&plan.name) {
                 entry.agents.clone_from(&plan.remaining_agents);
@@ -190,7 +186,8 @@ fn names(
     installed: &BTreeMap<String, Vec<PathBuf>>,
     printer: &Printer,
 ) -> Vec<String> {
-    let key = |name: &str| crate::install::folder_name(name).unwrap_or_else(|| name.to_lowercase());
+    let key =
+        |name: &str| crate::skill::name::folder_name(name).unwrap_or_else(|| name.to_lowercase());
     let known: Vec<&String> = installed.keys().chain(lock.skills.keys()).collect();
     let mut out: Vec<String> = Vec::new();
     for arg in requested {
@@ -232,7 +229,7 @@ fn plan(
     name: &str,
     locations: &[PathBuf],
     recorded: &[String],
-    filter: Option<&[super::scope::Target]>,
+    filter: Option<&[crate::project::Target]>,
     scope: &Scope,
     printer: &Printer,
 ) -> Plan {
@@ -303,7 +300,7 @@ fn confirmed(plans: &[Plan], scope: &Scope, printer: &Printer) -> Result<bool, E
         };
         let _ = write!(listing, "\n  {} ({what})", plan.name);
     }
-    if !super::ask::terminal() {
+    if !crate::ask::terminal() {
         printer.error(
             &Error::msg(format!(
                 "not removing without confirmation, and there is no terminal to ask on; would remove:{listing}"
@@ -313,7 +310,7 @@ fn confirmed(plans: &[Plan], scope: &Scope, printer: &Printer) -> Result<bool, E
         return Ok(false);
     }
     printer.status(format_args!("Remove:{listing}"));
-    if super::ask::yes_no("Proceed", false)? {
+    if crate::ask::yes_no("Proceed", false)? {
         Ok(true)
     } else {
         Err(Error::msg("cancelled; nothing was removed"))

@@ -13,12 +13,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::scope::{Scope, Target};
 use crate::cli::SyncArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Limits, Payload, Placement, Removal, Transaction};
-use crate::lock::{Guard, InstallMode, Lock, LockEntry, SourceType};
+use crate::lock::{InstallMode, Lock, LockEntry, SourceType};
 use crate::output::Printer;
+use crate::project::{Scope, Target, shown};
 use crate::source::npm::{self, Shipped};
 use crate::source::tree::LocalTree;
 
@@ -62,7 +62,7 @@ impl Filter {
     }
 
     fn allows(&self, skill: &Shipped) -> bool {
-        let folder = install::folder_name(&skill.name).unwrap_or_default();
+        let folder = crate::skill::name::folder_name(&skill.name).unwrap_or_default();
         let matches = |(package, name): &(globset::GlobMatcher, globset::GlobMatcher)| {
             package.is_match(&skill.package) && name.is_match(&folder)
         };
@@ -113,13 +113,11 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     } else {
         InstallMode::Link
     };
-    let settings = Scope::git_settings(false);
-    let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
-        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let _guard = scope.guard(printer)?;
     let mut lock = scope.read_lock()?;
     let keep: Vec<String> = offered
         .iter()
-        .filter_map(|s| install::folder_name(&s.name))
+        .filter_map(|s| crate::skill::name::folder_name(&s.name))
         .collect();
     let (chosen, mut skipped) = choose(offered, &lock, &targets, &scope);
     let mut planned = Vec::new();
@@ -167,7 +165,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         return Ok(ExitStatus::Success);
     }
     if !args.yes {
-        if !super::ask::terminal() {
+        if !crate::ask::terminal() {
             printer.error(
                 &Error::msg(format!(
                     "not syncing without confirmation, and there is no terminal to ask on; would do:\n{}",
@@ -178,7 +176,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             return Ok(ExitStatus::Failure);
         }
         printer.status(plan_text.trim_end());
-        if !super::ask::yes_no("Proceed", true)? {
+        if !crate::ask::yes_no("Proceed", true)? {
             return Err(Error::msg("cancelled; nothing was synced"));
         }
     }
@@ -186,10 +184,10 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let mut transaction = Transaction::default();
     for plan in &planned {
         for placement in &plan.placements {
-            if !super::locked::in_place(placement, &plan.payload) {
+            if !install::in_place(placement, &plan.payload) {
                 transaction
                     .stage(placement, &plan.payload)
-                    .map_err(|err| super::add::install_error(&plan.skill.name, err))?;
+                    .map_err(|err| install::install_error(&plan.skill.name, err))?;
             }
         }
         let previous = lock.skills.get(&plan.skill.name);
@@ -200,10 +198,11 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     let mut removal = Removal::default();
     for (name, paths) in &stale {
-        super::scope::remove_paths(&mut removal, paths)?;
+        crate::install::remove_paths(&mut removal, paths)?;
         lock.skills.remove(name);
     }
-    if let Err(err) = super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "syncing")
+    if let Err(err) =
+        crate::install::commit(transaction, Some((&lock, &scope.lock_path)), "syncing")
     {
         removal.rollback();
         return Err(err);
@@ -236,7 +235,7 @@ fn by_sync(entry: &LockEntry) -> bool {
 fn locked<'a>(lock: &'a Lock, folder: &str) -> Option<(&'a String, &'a LockEntry)> {
     lock.skills
         .iter()
-        .find(|(name, _)| install::folder_name(name).as_deref() == Some(folder))
+        .find(|(name, _)| crate::skill::name::folder_name(name).as_deref() == Some(folder))
 }
 
 /// The skills to install and those left out, with why: one package per name (the one closest
@@ -251,7 +250,7 @@ fn choose(
     let mut skipped = Vec::new();
     let mut groups: Vec<(String, Vec<Shipped>)> = Vec::new();
     for skill in offered {
-        let Some(folder) = install::folder_name(&skill.name) else {
+        let Some(folder) = crate::skill::name::folder_name(&skill.name) else {
             skipped.push((skill, "its name cannot be a folder name".to_owned()));
             continue;
         };
@@ -315,7 +314,7 @@ fn blocked(folder: &str, lock: &Lock, targets: &[Target], scope: &Scope) -> Opti
 /// `node_modules` or to the canonical folder, or a folder the lock does not give to sync.
 fn foreign(path: &Path, canonical: &Path, ours: bool, scope: &Scope) -> Option<String> {
     let meta = std::fs::symlink_metadata(path).ok()?;
-    let shown = super::add::shown(path, scope);
+    let shown = shown(path, scope);
     if meta.file_type().is_symlink() {
         let target = std::fs::read_link(path).ok()?;
         let resolved = path.parent().unwrap_or(Path::new(".")).join(&target);
@@ -340,7 +339,7 @@ fn stale(scope: &Scope, lock: &Lock, keep: &[String]) -> Vec<(String, Vec<PathBu
         if entry.source_type() != SourceType::NodeModules {
             continue;
         }
-        let Some(folder) = install::folder_name(name) else {
+        let Some(folder) = crate::skill::name::folder_name(name) else {
             continue;
         };
         if !keep.contains(&folder) {
@@ -432,7 +431,7 @@ fn describe(
 ) -> String {
     let mut out = String::new();
     for plan in planned {
-        let from = super::add::shown(&plan.skill.path(), scope);
+        let from = shown(&plan.skill.path(), scope);
         let how = if mode == InstallMode::Link {
             "linked to"
         } else {
@@ -443,7 +442,7 @@ fn describe(
             "sync {} ← {}: {} {how} {from}",
             plan.skill.name,
             plan.skill.package,
-            super::add::shown(&scope.canonical.join(&plan.folder), scope),
+            shown(&scope.canonical.join(&plan.folder), scope),
         );
     }
     for (name, _) in stale {
@@ -470,7 +469,7 @@ fn report(
                     "package": p.skill.package,
                     "version": p.skill.version,
                     "via": p.skill.via,
-                    "paths": p.placements.iter().map(|x| super::add::shown(&x.path, scope)).collect::<Vec<_>>(),
+                    "paths": p.placements.iter().map(|x| shown(&x.path, scope)).collect::<Vec<_>>(),
                     "mode": mode.as_str(),
                     "hash": p.payload.computed_hash,
                 })
@@ -492,7 +491,7 @@ fn report(
             "  {} ← {} ({})",
             plan.skill.name,
             plan.skill.package,
-            super::add::shown(&scope.canonical.join(&plan.folder), scope)
+            shown(&scope.canonical.join(&plan.folder), scope)
         ));
     }
     for (name, _) in stale {

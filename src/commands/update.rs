@@ -6,14 +6,13 @@
 
 use serde_json::json;
 
-use super::check::{self, State, Status};
-use super::locked::{self, FileDiff, Sources};
-use super::scope::Scope;
 use crate::cli::UpdateArgs;
 use crate::error::{Error, ExitStatus};
-use crate::install::Transaction;
-use crate::lock::{Guard, LockEntry};
+use crate::install::{self, FileDiff, Transaction};
+use crate::lock::LockEntry;
 use crate::output::Printer;
+use crate::project::Scope;
+use crate::upstream::{self, Locked, State, Status};
 
 /// Skills not updated, with why.
 type Failures = Vec<(String, String)>;
@@ -109,14 +108,13 @@ fn update_scope(
     names: &[String],
     printer: &Printer,
 ) -> Result<(Vec<Updated>, Failures), Error> {
-    let mut sources = Sources::new(scope, &args.limits, printer.progress());
-    let _guard = Guard::acquire(&scope.lock_path, sources.cache(), printer)
-        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let mut locked = Locked::new(scope, &args.limits, printer.progress());
+    let _guard = scope.guard(printer)?;
     let mut lock = scope.read_lock()?;
-    let statuses: Vec<(Status, LockEntry)> = check::select(&lock, names)?
+    let statuses: Vec<(Status, LockEntry)> = upstream::select(&lock, names)?
         .into_iter()
         .map(|(name, entry)| {
-            let status = check::inspect(name, entry, &mut sources);
+            let status = upstream::inspect(name, entry, &mut locked);
             (status, entry.clone())
         })
         .collect();
@@ -141,7 +139,7 @@ fn update_scope(
         let Some((dir, payload)) = status.update else {
             continue;
         };
-        let layout = match locked::layout(scope, &status.name, &entry) {
+        let layout = match install::layout(scope, &status.name, &entry) {
             Ok(layout) => layout,
             Err(reason) => {
                 failures.push((status.name, reason));
@@ -160,7 +158,7 @@ fn update_scope(
         for placement in &layout.placements {
             transaction
                 .stage(placement, &payload)
-                .map_err(|err| super::add::install_error(&status.name, err))?;
+                .map_err(|err| install::install_error(&status.name, err))?;
         }
         let mut after = entry.clone();
         after.computed_hash.clone_from(&payload.computed_hash);
@@ -198,7 +196,7 @@ fn update_scope(
     }
     // Nothing updated: nothing written (no lockfile is created where there was none).
     let lock = (!updated.is_empty()).then_some((&lock, scope.lock_path.as_path()));
-    super::scope::commit(transaction, lock, "updating")?;
+    crate::install::commit(transaction, lock, "updating")?;
     Ok((updated, failures))
 }
 
@@ -213,7 +211,7 @@ fn recorded_files(
     placements
         .iter()
         .filter(|p| p.link.is_none())
-        .find_map(|p| locked::installed(&p.path).and_then(Result::ok))
+        .find_map(|p| install::installed(&p.path).and_then(Result::ok))
         .map(|payload| payload.digests())
         .unwrap_or_default()
 }
@@ -222,7 +220,7 @@ fn recorded_files(
 fn edits(name: &str, entry: &LockEntry, placements: &[crate::install::Placement]) -> Vec<String> {
     let mut out = Vec::new();
     for placement in placements.iter().filter(|p| p.link.is_none()) {
-        let Some(Ok(now)) = locked::installed(&placement.path) else {
+        let Some(Ok(now)) = install::installed(&placement.path) else {
             continue;
         };
         let edited = if entry.files.is_empty() {
@@ -249,9 +247,9 @@ fn edits(name: &str, entry: &LockEntry, placements: &[crate::install::Placement]
 /// A short label of what an entry pins: its commit, else its web digest.
 fn version(entry: &LockEntry) -> String {
     match (&entry.commit, &entry.digest) {
-        (Some(commit), _) => locked::short(Some(commit)),
-        (None, Some(digest)) => locked::short(digest.strip_prefix("sha256:")),
-        (None, None) => locked::short(Some(&entry.computed_hash)),
+        (Some(commit), _) => upstream::short(Some(commit)),
+        (None, Some(digest)) => upstream::short(digest.strip_prefix("sha256:")),
+        (None, None) => upstream::short(Some(&entry.computed_hash)),
     }
 }
 

@@ -10,12 +10,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::add::{self, Found};
-use super::scope::Scope;
 use crate::cli::UseArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Limits, Placement, Transaction};
+use crate::offered::{self, Found};
 use crate::output::Printer;
+use crate::project::Scope;
 use crate::prompt::activation::Activation;
 use crate::skill::{SKILL_MD, Skill};
 use crate::source::discover::Offered;
@@ -38,7 +38,7 @@ pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         opened,
         offered,
         settings,
-    } = add::open_offered(&args.source, &scope, args.full_depth, &args.limits, printer)?;
+    } = offered::open_offered(&args.source, &scope, args.full_depth, &args.limits, printer)?;
     let selector = selector(opened.skill.as_deref(), args.skill.as_deref())?;
     let skill = select(&offered, selector, &args.source)?;
     let payload = install::collect(
@@ -46,7 +46,7 @@ pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         &skill.path,
         Limits::from(&args.limits),
     )
-    .map_err(|err| add::install_error(&skill.name, err))?;
+    .map_err(|err| install::install_error(&skill.name, err))?;
     let dir = materialize(&settings.cache, &skill.name, &payload)?;
     let loaded = Skill::load(&dir, &dir.join(SKILL_MD))
         .map_err(|err| Error::msg(format!("cannot read `{}`", skill.name)).with_source(err))?;
@@ -109,7 +109,7 @@ fn select<'a>(
 ) -> Result<&'a Offered, Error> {
     let visible: Vec<&Offered> = offered
         .iter()
-        .filter(|s| add::show_internal() || !s.internal)
+        .filter(|s| offered::show_internal() || !s.internal)
         .collect();
     let names = || {
         visible
@@ -119,7 +119,7 @@ fn select<'a>(
             .join(", ")
     };
     if let Some(name) = selector {
-        return add::find_offered(offered, name).ok_or_else(|| {
+        return offered::find_offered(offered, name).ok_or_else(|| {
             Error::msg(format!("`{source}` has no skill named `{name}`"))
                 .with_hint(format!("available: {}", names()))
         });
@@ -141,7 +141,7 @@ fn select<'a>(
 /// Writes `payload` to `<cache>/use/<folder>-<hash>` (once: the same bytes are there already
 /// when the folder is) and returns the folder.
 fn materialize(cache: &Path, name: &str, payload: &install::Payload) -> Result<PathBuf, Error> {
-    let folder = install::folder_name(name).ok_or_else(|| {
+    let folder = crate::skill::name::folder_name(name).ok_or_else(|| {
         Error::msg(format!("`{name}` cannot be a folder name"))
             .with_hint("a skill name has no path separators or `..`")
     })?;
@@ -160,8 +160,8 @@ fn materialize(cache: &Path, name: &str, payload: &install::Payload) -> Result<P
     };
     transaction
         .stage(&placement, payload)
-        .map_err(|err| add::install_error(name, err))?;
-    super::scope::commit(transaction, None, "writing the skill to the cache")?;
+        .map_err(|err| install::install_error(name, err))?;
+    crate::install::commit(transaction, None, "writing the skill to the cache")?;
     Ok(dir)
 }
 

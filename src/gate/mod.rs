@@ -21,9 +21,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::cli::GateArgs;
-use crate::commands::add::Planned;
 use crate::error::Error;
 use crate::install::Payload;
+use crate::install::Planned;
 use crate::lint::memory::{self, MemoryFile};
 use crate::lint::{Config, Diagnostic, Family, Severity, rules};
 use crate::lock::{Lock, LockEntry, SourceType};

@@ -14,8 +14,8 @@ use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::thread::JoinHandle;
 
 use super::{Gate, lint};
-use crate::commands::add::Planned;
 use crate::install::Payload;
+use crate::install::Planned;
 use crate::lint::{Config, Diagnostic};
 use crate::output::Printer;
 use crate::source::open::Origin;

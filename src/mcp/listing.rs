@@ -38,18 +38,6 @@ fn problem(code: &'static str, message: impl Into<String>) -> Problem {
     }
 }
 
-/// Whether `name` is 1–64 characters of `a-z`, `0-9` and single inner hyphens.
-pub fn is_valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= MAX_NAME_CHARS
-        && name.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        })
-}
-
 /// What keeps the entry of the skill served at `skill://<segment>/SKILL.md` with `frontmatter`
 /// out of `skills/list`; empty when nothing does.
 pub fn problems(segment: &str, frontmatter: &Map<String, Value>) -> Vec<Problem> {
@@ -155,7 +143,7 @@ fn name_problem(name: &str) -> Option<Problem> {
             format!("`name` has {count} characters, over {MAX_NAME_CHARS}"),
         ));
     }
-    if is_valid_name(name) {
+    if crate::skill::name::is_portable(name) {
         return None;
     }
     if name.chars().any(char::is_uppercase) {
@@ -259,6 +247,9 @@ mod tests {
             codes("a", json!({"description": "d"})),
             ["spec/name-missing"]
         );
-        assert!(is_valid_name(&"a".repeat(64)) && !is_valid_name(&"a".repeat(65)));
+        assert!(
+            crate::skill::name::is_portable(&"a".repeat(64))
+                && !crate::skill::name::is_portable(&"a".repeat(65))
+        );
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod frontmatter;
 pub mod inventory;
+pub mod name;
 pub mod package;
 pub mod yaml;
 

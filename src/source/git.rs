@@ -13,6 +13,7 @@ use git2::{AutotagOption, Direction, FetchOptions, Oid, RemoteCallbacks, Reposit
 use sha2::{Digest, Sha256};
 
 use super::tree::GitTree;
+use crate::lock::LockEntry;
 
 /// A remote ref: its full name and the commit it points to (tags peeled).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +35,43 @@ pub enum Want {
         oid: String,
         fallback: Option<String>,
     },
+}
+
+impl Want {
+    /// What a ref names: a 40-hex ref is that commit (a server may not advertise it), another
+    /// ref a branch or tag, no ref the default branch.
+    pub fn of_ref(git_ref: Option<&str>) -> Want {
+        match git_ref {
+            Some(r) if r.len() == 40 && r.bytes().all(|b| b.is_ascii_hexdigit()) => Want::Commit {
+                oid: r.to_ascii_lowercase(),
+                fallback: None,
+            },
+            Some(r) => Want::Ref(r.to_owned()),
+            None => Want::Head,
+        }
+    }
+
+    /// What `entry` pins: its commit (its ref the fallback), else what its ref names.
+    pub fn locked(entry: &LockEntry) -> Want {
+        match &entry.commit {
+            Some(commit) => Want::exactly(commit, entry.git_ref.clone()),
+            None => Want::of_ref(entry.git_ref.as_deref()),
+        }
+    }
+
+    /// What `entry` follows upstream: what its ref names (a commit, when the ref is one).
+    pub fn tracked(entry: &LockEntry) -> Want {
+        Want::of_ref(entry.git_ref.as_deref())
+    }
+
+    /// Exactly the commit `oid`; `fallback` is a ref to fetch in full when the server does not
+    /// serve commits by id.
+    pub fn exactly(oid: &str, fallback: Option<String>) -> Want {
+        Want::Commit {
+            oid: oid.to_owned(),
+            fallback,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -200,7 +200,7 @@ pub fn discover(root: &Path, recursive: bool) -> Found {
             let name = read_package_json(&dir)
                 .and_then(|m| m.get("name").and_then(Value::as_str).map(str::to_owned))
                 .unwrap_or_else(|| {
-                    crate::install::relative_path(root, &dir)
+                    crate::fsutil::relative_path(root, &dir)
                         .display()
                         .to_string()
                 });
@@ -287,7 +287,7 @@ pub fn discover(root: &Path, recursive: bool) -> Found {
                     only.is_empty()
                         || only.iter().any(|o| {
                             s.dir.rsplit('/').next() == Some(o.as_str())
-                                || crate::install::folder_name(&s.name).as_deref()
+                                || crate::skill::name::folder_name(&s.name).as_deref()
                                     == Some(o.as_str())
                         })
                 })
@@ -388,7 +388,7 @@ fn workspaces(root: &Path, manifest: &serde_json::Map<String, Value>) -> Vec<Pat
             if skipped || !entry.file_type().is_ok_and(|t| t.is_dir()) {
                 continue;
             }
-            let rel = crate::install::relative_path(root, &path);
+            let rel = crate::fsutil::relative_path(root, &path);
             let rel = rel.to_string_lossy().replace('\\', "/");
             if included.is_match(&rel)
                 && !excluded.is_match(&rel)

@@ -1,12 +1,25 @@
-//! Opening a parsed source: a local folder, or a git remote fetched at a ref or commit, as a
-//! tree to discover and copy skills from, plus what the lockfile records about it.
+//! Opening a source, the one way for every command: a source string (`add`, `use`, `install
+//! SOURCE`) or a lock entry (`install`, `check`, `update`, `list`) becomes a [`Request`] (where
+//! the source is, what to read there, what the lock records), and [`Sources`] opens it as a tree
+//! to discover and copy skills from.
+//!
+//! Invariants: each remote is asked for its refs once however many skills share it (a failure
+//! too is remembered, so an unreachable host costs one timeout), each commit is fetched (or found
+//! in the cache) once, and each web index is fetched once; a 40-hex ref names a commit wherever
+//! it comes from ([`Want::of_ref`]); folders and web sources are read as they are now.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
 
-use super::git::{self, FetchError, GitSettings, Want};
-use super::grammar::{Provider, Selector, Source, SourceError, WebKind};
+use super::discover::{self, Offered, Options};
+use super::git::{self, FetchError, GitSettings, RemoteRef, Want};
+use super::grammar::{Provider, Selector, Source, SourceEnv, SourceError, WebKind};
 use super::tree::{LocalTree, SourceTree};
-use crate::lock::SourceType;
+use super::web::{self, WebError};
+use crate::lock::{LockEntry, SourceType};
 
 /// What the lockfile records about where skills came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,30 +37,216 @@ pub struct Origin {
     pub digest: Option<String>,
 }
 
-/// A source ready to read.
-pub struct Opened {
-    pub tree: Box<dyn SourceTree>,
+/// Where a source is: what opening it needs to reach it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A folder on this machine (`sourceType: local`, or a package in `node_modules`).
+    Folder(PathBuf),
+    /// A git remote, by clone URL.
+    Git(String),
+    /// A web source: a site with a well-known index (`well_known`), or a download.
+    Web { url: String, well_known: bool },
+}
+
+impl Location {
+    /// Where `entry`'s source is. A local source is relative to the lock's folder; a remote one is
+    /// parsed again from `source` (so `SKILLS_GITHUB_URL` mirrors apply), else taken from
+    /// `sourceUrl`.
+    pub fn of_entry(
+        entry: &LockEntry,
+        lock_dir: &Path,
+        env: &SourceEnv,
+    ) -> Result<Location, OpenError> {
+        match entry.source_type() {
+            SourceType::Local => {
+                let path = match entry.source.strip_prefix("~/") {
+                    Some(rest) => dirs::home_dir().ok_or(OpenError::NoHome)?.join(rest),
+                    None => lock_dir.join(&entry.source),
+                };
+                Ok(Location::Folder(super::grammar::normalize(&path)))
+            }
+            SourceType::WellKnown => match super::parse(&entry.source, env) {
+                Ok(Source::Web { url, kind }) => Ok(Location::Web {
+                    url,
+                    well_known: kind == WebKind::WellKnown,
+                }),
+                _ => Err(OpenError::NotWebSource(entry.source.clone())),
+            },
+            SourceType::NodeModules => super::npm::find_installed(lock_dir, &entry.source)
+                .map(Location::Folder)
+                .ok_or_else(|| OpenError::PackageNotInstalled(entry.source.clone())),
+            SourceType::Github | SourceType::Gitlab | SourceType::Git => {
+                match super::parse(&entry.source, env) {
+                    Ok(Source::Git(source)) => Ok(Location::Git(source.url)),
+                    _ => entry
+                        .source_url
+                        .clone()
+                        .map(Location::Git)
+                        .ok_or_else(|| OpenError::NoSourceUrl(entry.source.clone())),
+                }
+            }
+        }
+    }
+}
+
+/// A source to open: where it is, what to read there, and what the lock records about it.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub location: Location,
+    /// What to read of a git source (folders and web sources are read as they are now).
+    pub want: Want,
+    /// What the lock records; opening fills in the commit read and a download's digest.
+    pub origin: Origin,
     /// Where to search inside the tree (`""` for its root).
     pub base: String,
+    /// `@skill` from the source string.
+    pub skill: Option<String>,
+}
+
+impl Request {
+    /// The source of the lock entry `entry`, to be read at what `want` names.
+    pub fn from_entry(
+        entry: &LockEntry,
+        lock_dir: &Path,
+        env: &SourceEnv,
+        want: Want,
+    ) -> Result<Request, OpenError> {
+        Ok(Request {
+            location: Location::of_entry(entry, lock_dir, env)?,
+            want,
+            origin: Origin {
+                source: entry.source.clone(),
+                source_type: entry.source_type(),
+                source_url: entry.source_url.clone(),
+                git_ref: entry.git_ref.clone(),
+                commit: None,
+                digest: None,
+            },
+            base: String::new(),
+            skill: None,
+        })
+    }
+
+    /// The same source at exactly `commit` (a tip seen in an advertisement: the ref may move
+    /// while we look); the ref followed is the fallback for servers that do not serve commits.
+    #[must_use]
+    pub fn pinned(&self, commit: &str) -> Request {
+        let fallback = match &self.want {
+            Want::Head => None,
+            Want::Ref(name) => Some(name.clone()),
+            Want::Commit { fallback, .. } => fallback.clone(),
+        };
+        Request {
+            want: Want::exactly(commit, fallback),
+            ..self.clone()
+        }
+    }
+}
+
+/// A source ready to read.
+#[derive(Clone)]
+pub struct Opened {
+    pub tree: Rc<dyn SourceTree>,
+    /// Where to search inside the tree (`""` for its root).
+    pub base: String,
+    /// What the lock records, with the commit read (git) and the download's digest (web).
     pub origin: Origin,
     /// `@skill` from the source string.
     pub skill: Option<String>,
     /// Whether git objects were transferred.
     pub transferred: bool,
     /// The skills a web index offers (discovery is not needed, nothing is downloaded yet).
-    pub offered: Option<Vec<super::discover::Offered>>,
+    pub offered: Option<Vec<Offered>>,
+}
+
+impl Opened {
+    /// The commit read, for git sources.
+    pub fn commit(&self) -> Option<&str> {
+        self.origin.commit.as_deref()
+    }
+
+    /// The digest a web index gives the skill `name` (the last listing of that name wins).
+    pub fn indexed_digest(&self, name: &str) -> Option<&str> {
+        self.offered
+            .iter()
+            .flatten()
+            .rev()
+            .filter(|o| o.name == name)
+            .find_map(|o| o.digest.as_deref())
+    }
+
+    /// The digest of what this source serves for the skill `name`, for the lock: the index's,
+    /// else the download's.
+    pub fn digest_of(&self, name: &str) -> Option<String> {
+        self.indexed_digest(name)
+            .map(str::to_owned)
+            .or_else(|| self.origin.digest.clone())
+    }
+
+    /// The folder of the skill `name` inside the tree: the folder of `skill_path` when it still
+    /// holds a SKILL.md, else the skill of that name wherever the source now keeps it. `Err` for
+    /// a `skill_path` that climbs out of the source.
+    pub fn skill_dir(
+        &self,
+        skill_path: Option<&str>,
+        name: &str,
+    ) -> Result<Option<String>, OpenError> {
+        let tree = self.tree.as_ref();
+        if let Some(path) = skill_path {
+            let path = path.trim_start_matches("./");
+            if path.starts_with('/')
+                || path.contains('\\')
+                || path.split('/').any(|part| part == "..")
+            {
+                return Err(OpenError::SkillPathLeaves(path.to_owned()));
+            }
+            let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+            if tree.kind(path).is_some()
+                && tree
+                    .kind(&super::tree::join(dir, crate::skill::SKILL_MD))
+                    .is_some()
+            {
+                return Ok(Some(dir.to_owned()));
+            }
+        }
+        let found = discover::discover(tree, "", Options { full_depth: true });
+        Ok(found
+            .skills
+            .into_iter()
+            .find(|s| s.name == name)
+            .map(|s| s.path))
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
     #[error(transparent)]
     Source(#[from] SourceError),
+    /// Shared: a remote's failed advertisement is remembered and given to every skill of it.
     #[error(transparent)]
-    Fetch(#[from] FetchError),
+    Fetch(Arc<FetchError>),
     #[error("`{}` does not exist", .0.display())]
     NotFound(PathBuf),
+    #[error("the source folder `{}` does not exist", .0.display())]
+    NotAFolder(PathBuf),
     #[error(transparent)]
-    Web(#[from] super::web::WebError),
+    Web(#[from] WebError),
+    #[error("cannot find the home directory")]
+    NoHome,
+    #[error("`{0}` is not a web source")]
+    NotWebSource(String),
+    #[error("the package `{0}` is not in `node_modules` (run `npm install`)")]
+    PackageNotInstalled(String),
+    #[error("`{0}` is not a git source and the entry has no `sourceUrl`")]
+    NoSourceUrl(String),
+    #[error("its `skillPath` `{0}` leaves the source")]
+    SkillPathLeaves(String),
+}
+
+impl From<FetchError> for OpenError {
+    fn from(err: FetchError) -> OpenError {
+        OpenError::Fetch(Arc::new(err))
+    }
 }
 
 impl OpenError {
@@ -59,6 +258,7 @@ impl OpenError {
                 Some("a local source is a folder of skills or a skill folder".into())
             }
             OpenError::Web(err) => err.hint(),
+            _ => None,
         }
     }
 }
@@ -69,7 +269,7 @@ pub fn local_source(path: &Path, lock_dir: &Path, global: bool) -> String {
     if global {
         return path.display().to_string();
     }
-    let relative = crate::install::relative_path(lock_dir, path);
+    let relative = crate::fsutil::relative_path(lock_dir, path);
     if relative.is_absolute() {
         return relative.display().to_string();
     }
@@ -83,110 +283,220 @@ pub fn local_source(path: &Path, lock_dir: &Path, global: bool) -> String {
     }
 }
 
-/// Opens `source`; `pin` reads that exact commit instead of the ref's tip.
-pub fn open(
-    source: &Source,
-    lock_dir: &Path,
-    global: bool,
-    settings: &GitSettings,
-    pin: Option<&str>,
-) -> Result<Opened, OpenError> {
-    match source {
-        Source::Local { path } => {
-            let meta = std::fs::metadata(path).map_err(|_| OpenError::NotFound(path.clone()))?;
-            let root = if meta.is_file() {
-                path.parent()
-                    .map_or_else(|| path.clone(), Path::to_path_buf)
-            } else {
-                path.clone()
-            };
-            let root = std::fs::canonicalize(&root).unwrap_or(root);
-            Ok(Opened {
+/// Sources opened so far: each remote is asked for its refs once, each commit is fetched (or
+/// found in the cache) once, each web source is fetched once.
+pub struct Sources {
+    settings: GitSettings,
+    refs: HashMap<String, Result<Rc<[RemoteRef]>, Arc<FetchError>>>,
+    trees: HashMap<(String, String), Rc<dyn SourceTree>>,
+    web: HashMap<(String, bool), web::Fetched>,
+}
+
+impl Sources {
+    pub fn new(settings: GitSettings) -> Sources {
+        Sources {
+            settings,
+            refs: HashMap::new(),
+            trees: HashMap::new(),
+            web: HashMap::new(),
+        }
+    }
+
+    /// The refs of `url`: one advertisement, remembered (failures too).
+    fn refs(&mut self, url: &str) -> Result<Rc<[RemoteRef]>, OpenError> {
+        // libgit2 is set up on first use only: its OpenSSL setup rewrites `SSL_CERT_FILE`, which
+        // must stay as the user set it for web sources (a missing file is an error there).
+        git::set_timeouts();
+        if let Some(known) = self.refs.get(url) {
+            return known.clone().map_err(OpenError::Fetch);
+        }
+        let refs = git::ls_remote(url, &self.settings)
+            .map(Rc::from)
+            .map_err(Arc::new);
+        self.refs.insert(url.to_owned(), refs.clone());
+        refs.map_err(OpenError::Fetch)
+    }
+
+    /// What opening the parsed source `source` takes. A local path may name a SKILL.md (its
+    /// folder is opened); a git source's tree/blob URL is split into ref and subpath against the
+    /// remote's refs, so a ref holding `/` is found whole.
+    pub fn request(
+        &mut self,
+        source: &Source,
+        lock_dir: &Path,
+        global: bool,
+    ) -> Result<Request, OpenError> {
+        match source {
+            Source::Local { path } => {
+                let meta =
+                    std::fs::metadata(path).map_err(|_| OpenError::NotFound(path.clone()))?;
+                let root = if meta.is_file() {
+                    path.parent()
+                        .map_or_else(|| path.clone(), Path::to_path_buf)
+                } else {
+                    path.clone()
+                };
+                let root = std::fs::canonicalize(&root).unwrap_or(root);
+                Ok(Request {
+                    origin: Origin {
+                        source: local_source(&root, lock_dir, global),
+                        source_type: SourceType::Local,
+                        source_url: None,
+                        git_ref: None,
+                        commit: None,
+                        digest: None,
+                    },
+                    location: Location::Folder(root),
+                    want: Want::Head,
+                    base: String::new(),
+                    skill: None,
+                })
+            }
+            Source::Git(git_source) => {
+                let refs = self.refs(&git_source.url)?;
+                let (git_ref, subpath) = git_source.selector.resolve(&git::short_names(&refs))?;
+                let want = Want::of_ref(git_ref.as_deref());
+                let source_type = match git_source.provider {
+                    Provider::Github => SourceType::Github,
+                    Provider::Gitlab => SourceType::Gitlab,
+                    Provider::Git => SourceType::Git,
+                };
+                // A ref that came from a tree/blob URL is recorded like `#ref`.
+                let recorded_ref = match &git_source.selector {
+                    Selector::Exact { git_ref, .. } => git_ref.clone(),
+                    Selector::Path { .. } => git_ref,
+                };
+                Ok(Request {
+                    location: Location::Git(git_source.url.clone()),
+                    want,
+                    origin: Origin {
+                        source: git_source.display.clone(),
+                        source_type,
+                        source_url: Some(git_source.public.clone()),
+                        git_ref: recorded_ref,
+                        commit: None,
+                        digest: None,
+                    },
+                    base: subpath.unwrap_or_default(),
+                    skill: git_source.skill.clone(),
+                })
+            }
+            Source::Web { url, kind } => Ok(Request {
+                location: Location::Web {
+                    url: url.clone(),
+                    well_known: *kind == WebKind::WellKnown,
+                },
+                want: Want::Head,
                 origin: Origin {
-                    source: local_source(&root, lock_dir, global),
-                    source_type: SourceType::Local,
+                    source: url.clone(),
+                    source_type: SourceType::WellKnown,
                     source_url: None,
                     git_ref: None,
                     commit: None,
                     digest: None,
                 },
-                tree: Box::new(LocalTree { root }),
                 base: String::new(),
                 skill: None,
-                transferred: false,
-                offered: None,
-            })
+            }),
         }
-        Source::Git(git_source) => {
-            git::set_timeouts();
-            let refs = git::ls_remote(&git_source.url, settings)?;
-            let (git_ref, subpath) = git_source.selector.resolve(&git::short_names(&refs))?;
-            let want = match (pin, &git_ref) {
-                (Some(commit), _) => Want::Commit {
-                    oid: commit.to_owned(),
-                    fallback: git_ref.clone(),
-                },
-                (None, Some(r)) if r.len() == 40 && r.bytes().all(|b| b.is_ascii_hexdigit()) => {
-                    Want::Commit {
-                        oid: r.to_ascii_lowercase(),
-                        fallback: None,
-                    }
+    }
+
+    /// The commit `request` names now, for git sources (no object transfer); `None` for folders
+    /// and web sources, which have no commits.
+    pub fn tip(&mut self, request: &Request) -> Result<Option<String>, OpenError> {
+        let Location::Git(url) = &request.location else {
+            return Ok(None);
+        };
+        let refs = self.refs(url)?;
+        let (_, oid) = git::resolve(url, &refs, &request.want)?;
+        Ok(Some(oid.to_string()))
+    }
+
+    /// Opens `request`: a git source at what its `want` names, fetched unless the cache has it;
+    /// a folder or web source as it is now.
+    pub fn open(&mut self, request: &Request) -> Result<Opened, OpenError> {
+        let mut origin = request.origin.clone();
+        let mut offered = None;
+        let mut transferred = false;
+        let tree: Rc<dyn SourceTree> = match &request.location {
+            Location::Folder(path) => {
+                if !path.is_dir() {
+                    return Err(OpenError::NotAFolder(path.clone()));
                 }
-                (None, Some(r)) => Want::Ref(r.clone()),
-                (None, None) => Want::Head,
-            };
-            let fetched = git::fetch(&git_source.url, &want, Some(refs), settings)?;
-            let source_type = match git_source.provider {
-                Provider::Github => SourceType::Github,
-                Provider::Gitlab => SourceType::Gitlab,
-                Provider::Git => SourceType::Git,
-            };
-            // A ref that came from a tree/blob URL is recorded like `#ref`.
-            let recorded_ref = match &git_source.selector {
-                Selector::Exact { git_ref, .. } => git_ref.clone(),
-                Selector::Path { .. } => git_ref,
-            };
-            Ok(Opened {
-                origin: Origin {
-                    source: git_source.display.clone(),
-                    source_type,
-                    source_url: Some(git_source.public.clone()),
-                    git_ref: recorded_ref,
-                    commit: Some(fetched.commit.clone()),
-                    digest: None,
-                },
-                transferred: fetched.transferred,
-                tree: Box::new(fetched.tree),
-                base: subpath.unwrap_or_default(),
-                skill: git_source.skill.clone(),
-                offered: None,
-            })
-        }
-        Source::Web { url, kind } => {
-            let http =
-                super::http::Http::new(settings.progress).map_err(super::web::WebError::from)?;
-            let opened = super::web::open(http, url, *kind == WebKind::WellKnown, settings.web)?;
-            Ok(Opened {
-                origin: Origin {
-                    source: url.clone(),
-                    source_type: SourceType::WellKnown,
-                    source_url: Some(opened.source_url),
-                    git_ref: None,
-                    commit: None,
-                    digest: opened.digest,
-                },
-                tree: opened.tree,
-                base: String::new(),
-                skill: None,
-                transferred: true,
-                offered: opened.offered,
-            })
-        }
+                Rc::new(LocalTree { root: path.clone() })
+            }
+            Location::Git(url) => {
+                let commit = self.tip(request)?.unwrap_or_default();
+                let key = (url.clone(), commit);
+                if let Some(tree) = self.trees.get(&key) {
+                    origin.commit = Some(key.1);
+                    Rc::clone(tree)
+                } else {
+                    let refs = self.refs(url)?;
+                    let fetched =
+                        git::fetch(url, &request.want, Some(refs.to_vec()), &self.settings)?;
+                    let tree: Rc<dyn SourceTree> = Rc::new(fetched.tree);
+                    self.trees.insert(key, Rc::clone(&tree));
+                    origin.commit = Some(fetched.commit);
+                    transferred = fetched.transferred;
+                    tree
+                }
+            }
+            Location::Web { url, well_known } => {
+                let fetched = match self.web.entry((url.clone(), *well_known)) {
+                    Entry::Occupied(known) => known.into_mut(),
+                    Entry::Vacant(slot) => {
+                        let http = super::http::Http::new(self.settings.progress)
+                            .map_err(WebError::from)?;
+                        slot.insert(web::open(http, url, *well_known, self.settings.web)?)
+                    }
+                };
+                offered.clone_from(&fetched.offered);
+                origin.source_url = Some(fetched.source_url.clone());
+                origin.digest.clone_from(&fetched.digest);
+                transferred = true;
+                Rc::clone(&fetched.tree)
+            }
+        };
+        Ok(Opened {
+            tree,
+            base: request.base.clone(),
+            origin,
+            skill: request.skill.clone(),
+            transferred,
+            offered,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::Want;
+    use crate::lock::LockEntry;
+
+    #[test]
+    fn a_commit_ref_is_followed_as_that_commit() {
+        let sha = "3919d9a4c0e1b2f3a4b5c6d7e8f90123456789ab";
+        let entry = LockEntry {
+            git_ref: Some(sha.to_uppercase()),
+            ..LockEntry::default()
+        };
+        let exactly = Want::exactly(sha, None);
+        assert_eq!(Want::tracked(&entry), exactly);
+        assert_eq!(Want::locked(&entry), exactly);
+        let branch = LockEntry {
+            git_ref: Some("main".into()),
+            commit: Some(sha.into()),
+            ..LockEntry::default()
+        };
+        assert_eq!(Want::tracked(&branch), Want::Ref("main".into()));
+        assert_eq!(
+            Want::locked(&branch),
+            Want::exactly(sha, Some("main".into()))
+        );
+        assert_eq!(Want::tracked(&LockEntry::default()), Want::Head);
+    }
+
     #[test]
     fn local_sources_are_relative_to_the_lock() {
         use std::path::Path;

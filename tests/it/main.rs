@@ -4,6 +4,7 @@ mod common;
 mod gitfixture;
 
 mod add;
+mod architecture;
 mod compat;
 mod doctor;
 mod dropin;

@@ -8,130 +8,22 @@ use serde_json::json;
 mod output;
 
 use self::output::{Installed, describe_plan, list};
+use crate::ask;
 use crate::cli::{AddArgs, AddOptions};
-use crate::commands::ask;
-use crate::commands::scope::{Scope, Target};
 use crate::error::{Error, ExitStatus};
-use crate::install::{self, Limits, Placement, Transaction};
-use crate::lock::{Guard, InstallMode, LockEntry};
+use crate::install::{self, Limits, Planned, Staged, Transaction};
+use crate::lock::{InstallMode, LockEntry};
+use crate::offered::{Found, find_offered, open_offered, show_internal, split_source};
 use crate::output::Printer;
-use crate::source::discover::{self, Offered, Options};
-use crate::source::open::{self, OpenError, Opened, Origin};
-use crate::source::{self as sources, SourceEnv};
-
-/// One skill on its way in.
-#[derive(Debug, Clone)]
-pub struct Planned {
-    pub name: String,
-    pub folder: String,
-    /// Its folder inside the source tree.
-    pub source_dir: String,
-    /// The SKILL.md inside the source.
-    pub skill_path: String,
-    /// What a web index says its bytes hash to.
-    pub digest: Option<String>,
-    pub placements: Vec<Placement>,
-}
-
-/// A skill staged for installing: what the lock records about it. Its bytes are written and
-/// dropped as soon as it is staged, so memory stays flat however many skills come.
-#[derive(Debug, Clone)]
-pub struct Staged {
-    pub planned: Planned,
-    pub computed_hash: String,
-    pub digests: std::collections::BTreeMap<String, String>,
-}
-
-pub fn open_error(err: OpenError) -> Error {
-    let hint = err.hint();
-    let error = Error::msg(err.to_string()).with_source(err);
-    match hint {
-        Some(hint) => error.with_hint(hint),
-        None => error,
-    }
-}
-
-pub fn install_error(name: &str, err: install::InstallError) -> Error {
-    Error::msg(format!("cannot install `{name}`: {err}")).with_source(err)
-}
-
-/// `--skill` and `--agent` take several values (`-a claude-code codex`, as the reference), so
-/// `skills add -a claude-code owner/repo` hands the source to `-a`. Skill names and agent ids
-/// never hold `/`, `:` or a leading `.`/`~`; a value that does is the source.
-pub fn split_source(source: Option<&String>, options: &AddOptions) -> Option<(String, AddOptions)> {
-    if let Some(source) = source {
-        return Some((source.clone(), options.clone()));
-    }
-    let looks_like_source = |v: &String| v.contains(['/', ':', '\\']) || v.starts_with(['.', '~']);
-    let mut rest = options.clone();
-    if let Some(index) = rest.agents.iter().rposition(looks_like_source) {
-        let source = rest.agents.remove(index);
-        return Some((source, rest));
-    }
-    if let Some(index) = rest.skills.iter().rposition(looks_like_source) {
-        let source = rest.skills.remove(index);
-        return Some((source, rest));
-    }
-    None
-}
+use crate::project::{Scope, Target};
+use crate::source::discover::Offered;
+use crate::source::open::{Opened, Origin};
 
 pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let Some((input, options)) = split_source(args.source.as_ref(), &args.options) else {
         return Err(Error::msg("no source given").with_hint("`skills add owner/repo`, `skills add ./folder`, or a URL; `skills add --help` lists the forms"));
     };
     install_from(&input, &options, printer)
-}
-
-/// A source opened and searched: what it offers.
-pub struct Found {
-    pub opened: Opened,
-    pub offered: Vec<Offered>,
-    pub settings: crate::source::git::GitSettings,
-}
-
-/// Opens the source `input` and finds its skills; a source with none is an error.
-pub fn open_offered(
-    input: &str,
-    scope: &Scope,
-    full_depth: bool,
-    limits: &crate::cli::LimitArgs,
-    printer: &Printer,
-) -> Result<Found, Error> {
-    let env = SourceEnv::from_env(scope.project.clone());
-    let source = sources::parse(input, &env).map_err(|err| open_error(OpenError::Source(err)))?;
-    let mut settings = Scope::git_settings(printer.progress());
-    settings.web = crate::source::web::WebLimits::from(limits);
-    let opened = open::open(&source, &scope.lock_dir(), scope.global, &settings, None)
-        .map_err(open_error)?;
-    // A web index lists its skills: nothing to search, nothing downloaded before choosing.
-    let discovery = match &opened.offered {
-        Some(offered) => discover::Discovery {
-            skills: offered.clone(),
-            searched: vec![opened.origin.source_url.clone().unwrap_or_default()],
-            ..discover::Discovery::default()
-        },
-        None => discover::discover(opened.tree.as_ref(), &opened.base, Options { full_depth }),
-    };
-    for warning in &discovery.warnings {
-        printer.warn(warning);
-    }
-    if discovery.skills.is_empty() {
-        return Err(Error::msg(format!("`{input}` offers no skills")).with_hint(format!(
-            "searched {}; a skill is a folder with a SKILL.md that has a `name` and a `description`",
-            discovery.searched.join(", ")
-        )));
-    }
-    Ok(Found {
-        opened,
-        offered: discovery.skills,
-        settings,
-    })
-}
-
-/// Whether `INSTALL_INTERNAL_SKILLS` asks to list `metadata.internal` skills.
-pub fn show_internal() -> bool {
-    std::env::var_os(crate::env_vars::INSTALL_INTERNAL_SKILLS)
-        .is_some_and(|v| v == "1" || v == "true")
 }
 
 /// Installs from the source `input`, as `options` say.
@@ -144,7 +36,7 @@ pub fn install_from(
     let Found {
         opened,
         offered,
-        settings,
+        settings: _,
     } = open_offered(input, &scope, args.full_depth, &args.limits, printer)?;
     let show_internal = show_internal();
     if args.list {
@@ -197,8 +89,7 @@ pub fn install_from(
             agents.push((*agent).to_owned());
         }
     }
-    let _guard = Guard::acquire(&scope.lock_path, &settings.cache, printer)
-        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))?;
+    let _guard = scope.guard(printer)?;
     let mut lock = scope.read_lock()?;
     check_conflicts(&planned, &lock, &opened.origin, args.force)?;
     if args.dry_run {
@@ -232,7 +123,7 @@ pub fn install_from(
     }
     // Every skill refused by the gate: nothing to write, not even the lock.
     if !staged.is_empty() {
-        super::scope::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
+        crate::install::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
     }
     if !staged.is_empty() || args.json {
         let installed = Installed {
@@ -321,17 +212,6 @@ fn choose(
     Ok(chosen)
 }
 
-/// The offered skill called `name` (any case), or kept in a folder of that name.
-pub fn find_offered<'a>(offered: &'a [Offered], name: &str) -> Option<&'a Offered> {
-    offered.iter().find(|s| {
-        s.name.eq_ignore_ascii_case(name)
-            || s.path
-                .rsplit('/')
-                .next()
-                .is_some_and(|f| f.eq_ignore_ascii_case(name))
-    })
-}
-
 /// Where each chosen skill goes; a name that cannot be a folder name is skipped.
 fn plan(
     chosen: &[Offered],
@@ -344,7 +224,7 @@ fn plan(
     let mut planned = Vec::new();
     let mut skipped = Vec::new();
     for offered in chosen {
-        let Some(folder) = install::folder_name(&offered.name) else {
+        let Some(folder) = crate::skill::name::folder_name(&offered.name) else {
             let reason = "its name cannot be a folder name (path separators, `..`, or no letters)"
                 .to_owned();
             printer.warn(format_args!("skipped `{}`: {reason}", offered.name));
@@ -429,7 +309,7 @@ fn stage_one(transaction: &mut Transaction, passed: crate::gate::Passed) -> Resu
     for placement in &skill.placements {
         transaction
             .stage(placement, &payload)
-            .map_err(|err| install_error(&skill.name, err))?;
+            .map_err(|err| install::install_error(&skill.name, err))?;
     }
     Ok(Staged {
         computed_hash: payload.computed_hash,
@@ -516,18 +396,5 @@ pub fn lock_entry(
             .or_else(|| now.clone()),
         updated_at: now,
         extra: previous.map(|p| p.extra.clone()).unwrap_or_default(),
-    }
-}
-
-pub fn shown(path: &std::path::Path, scope: &Scope) -> String {
-    let base = if scope.global {
-        dirs::home_dir().unwrap_or_default()
-    } else {
-        scope.project.clone()
-    };
-    match path.strip_prefix(&base) {
-        Ok(rel) if scope.global => format!("~/{}", rel.display()),
-        Ok(rel) => rel.display().to_string(),
-        Err(_) => path.display().to_string(),
     }
 }

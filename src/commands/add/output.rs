@@ -5,12 +5,12 @@ use std::fmt::Write as _;
 
 use serde_json::json;
 
-use super::{Planned, Staged, shown};
-use crate::commands::scope::Scope;
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Limits};
+use crate::install::{Planned, Staged};
 use crate::lock::{InstallMode, SourceType};
 use crate::output::Printer;
+use crate::project::{Scope, shown};
 use crate::source::discover::Offered;
 use crate::source::open::{Opened, Origin};
 

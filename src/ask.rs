@@ -4,10 +4,10 @@
 
 use std::io::IsTerminal;
 
-use super::add::{Planned, shown};
-use super::scope::{Scope, Target};
 use crate::error::Error;
+use crate::install::Planned;
 use crate::output::Printer;
+use crate::project::{Scope, Target, shown};
 use crate::source::discover::Offered;
 
 pub fn terminal() -> bool {

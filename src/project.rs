@@ -1,4 +1,5 @@
-//! Project or user scope: where the lock is, and which agent dirs a command works on.
+//! Project or user scope: where the lock is, which agent dirs a command works on, and how a
+//! path is shown to the user (relative to the project, `~/…` for the user's).
 //!
 //! Defaults without `-a`, as the design says: in a project, the agents whose skills dir already
 //! exists plus the canonical `.agents/skills`, or `.agents/skills` and `.claude/skills` when no
@@ -11,7 +12,8 @@ use std::path::{Path, PathBuf};
 use crate::agents::{self, AGENTS, Agent, CANONICAL_DIR};
 use crate::error::Error;
 use crate::index::{self, NameFilter, SkillIndex};
-use crate::lock::{Lock, LockError, LockKind, PROJECT_LOCK};
+use crate::lock::{Guard, Lock, LockError, LockKind, PROJECT_LOCK};
+use crate::output::Printer;
 use crate::source::git::GitSettings;
 
 /// One agent skills dir and the agents it is recorded for.
@@ -39,44 +41,24 @@ pub struct Installed {
     pub locations: Vec<PathBuf>,
 }
 
-/// Renames everything `transaction` staged into place, then writes `lock` to `path` (when
-/// given); a lock that cannot be written puts everything back. `doing` names the work for the
-/// error (`installing`).
-pub fn commit(
-    transaction: crate::install::Transaction,
-    lock: Option<(&Lock, &Path)>,
-    doing: &str,
-) -> Result<(), Error> {
-    let committed = transaction.commit().map_err(|err| {
-        Error::msg(format!("{doing} failed; nothing was changed: {err}")).with_source(err)
-    })?;
-    if let Some((lock, path)) = lock
-        && let Err(err) = lock.write(path)
-    {
-        committed.rollback();
-        return Err(lock_error(err));
-    }
-    committed.finish();
-    Ok(())
+/// The working directory: the project root for default roots and the base for shown paths.
+pub fn current_dir() -> Result<PathBuf, Error> {
+    std::env::current_dir()
+        .map_err(|err| Error::msg("cannot read the current directory").with_source(err))
 }
 
-/// Moves each of `paths` to the trash of `removal`; when one cannot be moved, puts back all
-/// that was and says which.
-pub fn remove_paths<'a>(
-    removal: &mut crate::install::Removal,
-    paths: impl IntoIterator<Item = &'a PathBuf>,
-) -> Result<(), Error> {
-    for path in paths {
-        if let Err(err) = removal.remove(path) {
-            std::mem::take(removal).rollback();
-            return Err(Error::msg(format!(
-                "cannot remove `{}`; nothing was changed",
-                path.display()
-            ))
-            .with_source(err));
-        }
+/// `path` as the user sees it: relative to the project, `~/…` in the user's scope, else whole.
+pub fn shown(path: &std::path::Path, scope: &Scope) -> String {
+    let base = if scope.global {
+        dirs::home_dir().unwrap_or_default()
+    } else {
+        scope.project.clone()
+    };
+    match path.strip_prefix(&base) {
+        Ok(rel) if scope.global => format!("~/{}", rel.display()),
+        Ok(rel) => rel.display().to_string(),
+        Err(_) => path.display().to_string(),
     }
-    Ok(())
 }
 
 pub fn lock_error(err: LockError) -> Error {
@@ -90,7 +72,7 @@ pub fn lock_error(err: LockError) -> Error {
 
 impl Scope {
     pub fn new(global: bool) -> Result<Scope, Error> {
-        let project = super::current_dir()?;
+        let project = current_dir()?;
         if !global {
             return Ok(Scope {
                 global,
@@ -124,6 +106,18 @@ impl Scope {
         Ok(Lock::read_kind(&self.lock_path, self.lock_kind())
             .map_err(lock_error)?
             .unwrap_or_else(|| Lock::new(self.lock_kind())))
+    }
+
+    /// Takes the advisory lock of this scope's lockfile for the rest of the run, saying so while
+    /// another run holds it.
+    pub fn guard(&self, printer: &Printer) -> Result<Guard, Error> {
+        Guard::acquire(&self.lock_path, &crate::env_vars::cache_dir(), || {
+            printer.status(format_args!(
+                "Waiting for another `skills` run on `{}`",
+                self.lock_path.display()
+            ));
+        })
+        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))
     }
 
     /// The folder the lock is in (local sources are relative to it).
@@ -178,7 +172,7 @@ impl Scope {
             let dir = match name.as_str() {
                 "" | "root" | "." => self.project.join(eve.project_dir),
                 other => {
-                    let folder = crate::install::folder_name(other).ok_or_else(|| {
+                    let folder = crate::skill::name::folder_name(other).ok_or_else(|| {
                         Error::msg(format!("`{other}` cannot be a subagent folder name"))
                     })?;
                     self.project

@@ -1,60 +1,15 @@
-//! `skills-lock.json`: what is installed, from where, at which commit, with which hashes.
-//!
-//! The project lock is the reference installer's version-1 schema (so `npx skills` reads ours
-//! and we read theirs) plus our own fields, which the reference ignores: `commit`, `agents`,
-//! `mode`, `files`, `allow`. The user's lock (`~/.agents/.skill-lock.json`, or under `$XDG_STATE_HOME`)
-//! is the reference's version-3 schema: the hash is `skillFolderHash` and entries carry
-//! `installedAt`/`updatedAt`. The on-disk struct ([`LockWire`]) is converted into a validated
-//! model ([`Lock`]) with errors that name the entry; unknown fields are kept as written, and a
-//! file that cannot be read is refused, never emptied.
-//! The writer is canonical: keys sorted at every level, two-space indent, final newline, no
-//! timestamps in the project lock, rewritten only when the content changed.
+//! The validated lock: its entries as the rest of `skills` reads them, read from and written
+//! to disk through the wire format (unknown fields kept as written; a file that cannot be read
+//! is refused, never emptied; the bytes written are canonical and only when they change).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-pub const PROJECT_LOCK: &str = "skills-lock.json";
-pub const PROJECT_LOCK_VERSION: u64 = 1;
-pub const GLOBAL_LOCK_VERSION: u64 = 3;
-
-/// Which of the two lockfiles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum LockKind {
-    /// `skills-lock.json` of a project (version 1).
-    #[default]
-    Project,
-    /// The user's `.skill-lock.json` (version 3).
-    Global,
-}
-
-impl LockKind {
-    fn version(self) -> u64 {
-        match self {
-            LockKind::Project => PROJECT_LOCK_VERSION,
-            LockKind::Global => GLOBAL_LOCK_VERSION,
-        }
-    }
-
-    fn hash_field(self) -> &'static str {
-        match self {
-            LockKind::Project => "computedHash",
-            LockKind::Global => "skillFolderHash",
-        }
-    }
-}
-
-/// Where the user's lock lives: `$XDG_STATE_HOME/skills/.skill-lock.json`, else
-/// `~/.agents/.skill-lock.json` (as the reference installer).
-pub fn global_lock_path() -> Option<PathBuf> {
-    if let Some(state) = std::env::var_os(crate::env_vars::XDG_STATE_HOME).filter(|v| !v.is_empty())
-    {
-        return Some(PathBuf::from(state).join("skills/.skill-lock.json"));
-    }
-    dirs::home_dir().map(|home| home.join(".agents/.skill-lock.json"))
-}
+use super::wire::{EntryWire, LockWire, sorted_codes, to_canonical_bytes, validate};
+use super::{LockError, LockKind};
 
 /// Where a skill came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -82,7 +37,7 @@ impl SourceType {
         }
     }
 
-    fn parse(text: &str) -> Option<SourceType> {
+    pub(super) fn parse(text: &str) -> Option<SourceType> {
         [
             SourceType::Github,
             SourceType::Gitlab,
@@ -165,109 +120,6 @@ pub struct Lock {
     pub skills: BTreeMap<String, LockEntry>,
     /// Top-level fields we do not know, kept as written.
     pub extra: Map<String, Value>,
-}
-
-/// A lock as it is on disk (fields in the alphabetical order of their JSON names).
-#[derive(Debug, Serialize, Deserialize)]
-pub struct LockWire {
-    #[serde(default)]
-    pub skills: BTreeMap<String, EntryWire>,
-    pub version: u64,
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-/// One entry on disk. Fields are listed in the alphabetical order of their JSON names, so that
-/// serializing writes sorted keys without an intermediate `Value`.
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EntryWire {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub agents: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub allow: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub commit: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub computed_hash: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub digest: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub files: Option<BTreeMap<String, String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub installed_at: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mode: Option<String>,
-    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
-    pub git_ref: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub skill_folder_hash: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub skill_path: Option<String>,
-    pub source: Option<String>,
-    pub source_type: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source_url: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<String>,
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum LockError {
-    #[error("cannot read `{}`", path.display())]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("`{}` is not valid JSON", path.display())]
-    Json {
-        path: PathBuf,
-        #[source]
-        source: serde_json::Error,
-    },
-    #[error("`{}` has lockfile version {found}; this `skills` understands version {expected}", path.display())]
-    Version {
-        path: PathBuf,
-        found: u64,
-        expected: u64,
-    },
-    #[error("`{}`: entry `{name}` {problem}", path.display())]
-    Entry {
-        path: PathBuf,
-        name: String,
-        problem: String,
-    },
-    #[error("cannot write `{}`", path.display())]
-    Write {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-}
-
-impl LockError {
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            LockError::Json { .. } | LockError::Entry { .. } => Some(
-                "fix the file by hand or restore it from version control; `skills` never drops entries it cannot read"
-                    .into(),
-            ),
-            LockError::Version { found, expected, .. } if found > expected => {
-                Some("a newer `skills` wrote it; upgrade `skills`".into())
-            }
-            _ => None,
-        }
-    }
-}
-
-fn is_hex(text: &str, len: usize) -> bool {
-    text.len() == len
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 impl Lock {
@@ -390,205 +242,10 @@ impl Lock {
     }
 }
 
-/// Checks one entry of the wire format and turns it into the model.
-fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, String> {
-    let source = entry.source.ok_or("has no `source`")?;
-    let source_type = match entry.source_type {
-        Some(text) => {
-            Some(SourceType::parse(&text).ok_or(format!("has an unknown `sourceType` `{text}`"))?)
-        }
-        None if kind == LockKind::Global => None,
-        None => return Err("has no `sourceType`".into()),
-    };
-    let field = kind.hash_field();
-    let computed_hash = match kind {
-        LockKind::Project => entry.computed_hash,
-        LockKind::Global => entry.skill_folder_hash,
-    }
-    .ok_or(format!("has no `{field}`"))?;
-    if !is_hex(&computed_hash, 64) {
-        return Err(format!(
-            "has a `{field}` that is not 64 hex digits: `{computed_hash}`"
-        ));
-    }
-    if let Some(commit) = &entry.commit
-        && !is_hex(commit, 40)
-    {
-        return Err(format!(
-            "has a `commit` that is not 40 hex digits: `{commit}`"
-        ));
-    }
-    let mode = match entry.mode.as_deref() {
-        None => None,
-        Some("copy") => Some(InstallMode::Copy),
-        Some("symlink") => Some(InstallMode::Symlink),
-        Some("link") => Some(InstallMode::Link),
-        Some(other) => return Err(format!("has an unknown `mode` `{other}`")),
-    };
-    if let Some(digest) = &entry.digest
-        && !digest
-            .strip_prefix("sha256:")
-            .is_some_and(|h| is_hex(h, 64))
-    {
-        return Err(format!(
-            "has a `digest` that is not `sha256:<hex>`: `{digest}`"
-        ));
-    }
-    let files = entry.files.unwrap_or_default();
-    if let Some((file, digest)) = files
-        .iter()
-        .find(|(_, d)| !d.strip_prefix("sha256:").is_some_and(|h| is_hex(h, 64)))
-    {
-        return Err(format!(
-            "lists `{file}` with a digest that is not `sha256:<hex>`: `{digest}`"
-        ));
-    }
-    if let Some(unsafe_path) = files
-        .keys()
-        .find(|p| p.split('/').any(|part| part == ".." || part.is_empty()) || p.starts_with('/'))
-    {
-        return Err(format!("lists an unsafe file path `{unsafe_path}`"));
-    }
-    let mut allow = entry.allow.unwrap_or_default();
-    if let Some(code) = allow
-        .iter()
-        .find(|c| c.is_empty() || c.contains(char::is_whitespace))
-    {
-        return Err(format!(
-            "has an `allow` entry that is not a rule code: `{code}`"
-        ));
-    }
-    allow = sorted_codes(&allow);
-    Ok(LockEntry {
-        source,
-        source_type,
-        source_url: entry.source_url,
-        git_ref: entry.git_ref,
-        skill_path: entry.skill_path,
-        computed_hash,
-        commit: entry.commit,
-        digest: entry.digest,
-        agents: entry.agents.unwrap_or_default(),
-        mode,
-        files,
-        allow,
-        installed_at: entry.installed_at,
-        updated_at: entry.updated_at,
-        extra: entry.extra,
-    })
-}
-
-/// Codes sorted and without repeats, as the lock keeps them.
-fn sorted_codes(codes: &[String]) -> Vec<String> {
-    let mut codes = codes.to_vec();
-    codes.sort_unstable();
-    codes.dedup();
-    codes
-}
-
-/// JSON with object keys sorted at every level, two-space indent and a final newline.
-pub fn canonical_json(value: &Value) -> Vec<u8> {
-    to_canonical_bytes(value.clone())
-}
-
-/// [`canonical_json`], consuming the value: keys are sorted in place, without a second copy
-/// (a lock of a thousand skills is megabytes as a `Value`).
-fn to_canonical_bytes(value: Value) -> Vec<u8> {
-    fn sort(value: &mut Value) {
-        match value {
-            Value::Object(map) => {
-                map.sort_keys();
-                map.values_mut().for_each(sort);
-            }
-            Value::Array(items) => items.iter_mut().for_each(sort),
-            _ => {}
-        }
-    }
-    let mut value = value;
-    sort(&mut value);
-    let mut bytes = serde_json::to_vec_pretty(&value).unwrap_or_default();
-    bytes.push(b'\n');
-    bytes
-}
-
-/// The reference installer's `computedHash`: sha256 over `path ‖ bytes` of every file, paths
-/// `/`-separated and sorted by ICU root collation (JavaScript's `localeCompare`), no separators.
-pub fn computed_hash<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> String {
-    use sha2::{Digest, Sha256};
-    let mut files: Vec<(&str, &[u8])> = files.into_iter().collect();
-    let collator = icu_collator::Collator::try_new(
-        icu_collator::CollatorPreferences::default(),
-        icu_collator::options::CollatorOptions::default(),
-    );
-    match collator {
-        Ok(collator) => files.sort_by(|a, b| collator.compare(a.0, b.0)),
-        // Compiled-in data cannot be missing; keep a total order anyway.
-        Err(_) => files.sort_by(|a, b| a.0.cmp(b.0)),
-    }
-    let mut hasher = Sha256::new();
-    for (path, bytes) in files {
-        hasher.update(path.as_bytes());
-        hasher.update(bytes);
-    }
-    hex::encode(hasher.finalize())
-}
-
-/// `sha256:<hex>` of `bytes`, as in the lock's `files` map and MCP digests.
-pub fn digest(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
-}
-
-/// An advisory lock held while a lockfile is read, changed and written, so that concurrent runs
-/// on one project take turns. It lives in the cache dir (nothing is added to the project), keyed
-/// by the lockfile's real path; the OS releases it if the process dies.
-pub struct Guard {
-    _file: std::fs::File,
-}
-
-impl Guard {
-    pub fn acquire(
-        lock_path: &Path,
-        cache: &Path,
-        printer: &crate::output::Printer,
-    ) -> std::io::Result<Guard> {
-        use sha2::{Digest, Sha256};
-        let real = lock_path
-            .parent()
-            .and_then(|dir| {
-                std::fs::canonicalize(if dir.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    dir
-                })
-                .ok()
-            })
-            .map_or_else(
-                || lock_path.to_path_buf(),
-                |dir| dir.join(lock_path.file_name().unwrap_or_default()),
-            );
-        let key = hex::encode(Sha256::digest(real.to_string_lossy().as_bytes()));
-        let dir = cache.join("locks");
-        std::fs::create_dir_all(&dir)?;
-        let file = std::fs::File::create(dir.join(format!("{}.lock", &key[..24])))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                printer.status(format_args!(
-                    "Waiting for another `skills` run on `{}`",
-                    lock_path.display()
-                ));
-                file.lock()?;
-            }
-            Err(std::fs::TryLockError::Error(err)) => return Err(err),
-        }
-        Ok(Guard { _file: file })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lock::canonical_json;
 
     const REFERENCE: &str = r#"{
   "version": 1,
@@ -673,23 +330,6 @@ mod tests {
         let bad = text.replace("\"security/encoded-exec\"", "\"two words\"");
         let err = Lock::parse(Path::new("l.json"), bad.as_bytes()).unwrap_err();
         assert!(err.to_string().contains("not a rule code"), "{err}");
-    }
-
-    #[test]
-    fn computed_hash_matches_the_reference() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/computed-hash");
-        let expected: Value =
-            serde_json::from_slice(&std::fs::read(root.join("expected.json")).unwrap()).unwrap();
-        for (name, want) in expected["skills"].as_object().unwrap() {
-            let inventory = crate::skill::inventory::Inventory::scan(&root.join(name));
-            let files: Vec<(String, Vec<u8>)> = inventory
-                .files
-                .iter()
-                .map(|f| (f.rel.clone(), std::fs::read(&f.path).unwrap()))
-                .collect();
-            let hash = computed_hash(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())));
-            assert_eq!(hash, want["computedHash"].as_str().unwrap(), "{name}");
-        }
     }
 
     #[test]

@@ -1,0 +1,105 @@
+//! Where a locked skill goes in a scope: the agents its entry records (else the defaults, as
+//! `add` picks them), in the mode it records (else what `add` or `sync` would choose), as
+//! placements ready to stage. `install`, `update`, `manifest --check` and `doctor` all read a
+//! lock entry this way, so they agree on where a skill belongs.
+
+use std::path::PathBuf;
+
+use super::{Placement, link_placements, placements};
+use crate::lock::{InstallMode, LockEntry, SourceType};
+use crate::project::{Scope, Target};
+use crate::source::SourceEnv;
+use crate::source::open::Location;
+
+/// Where a locked skill goes: the recorded agents (else the defaults, as `add`), in the recorded
+/// mode (else linked into `node_modules` for a packaged skill, as `sync`; symlinks when there is
+/// more than one dir, as `add`).
+pub struct Layout {
+    pub folder: String,
+    pub agents: Vec<String>,
+    pub mode: InstallMode,
+    pub placements: Vec<Placement>,
+}
+
+pub fn layout(scope: &Scope, name: &str, entry: &LockEntry) -> Result<Layout, String> {
+    let folder = crate::skill::name::folder_name(name).ok_or("its name cannot be a folder name")?;
+    let mut targets: Vec<Target> = if entry.agents.is_empty() {
+        scope.default_targets()
+    } else {
+        scope
+            .targets_for(&entry.agents)
+            .map_err(|err| err.to_string())?
+    };
+    let subagents = subagents(entry);
+    if !subagents.is_empty() {
+        targets.retain(|t| !t.agents.contains(&crate::agents::EVE));
+        targets.extend(
+            scope
+                .eve_targets(&subagents)
+                .map_err(|err| err.to_string())?,
+        );
+    }
+    let mode = entry
+        .mode
+        .unwrap_or(if entry.source_type() == SourceType::NodeModules {
+            // How `sync` (the reference's too, which records no mode) places packaged skills.
+            InstallMode::Link
+        } else if targets.len() > 1 {
+            InstallMode::Symlink
+        } else {
+            InstallMode::Copy
+        });
+    let agents = if entry.agents.is_empty() {
+        targets
+            .iter()
+            .flat_map(|t| t.agents.iter().map(|a| (*a).to_owned()))
+            .collect()
+    } else {
+        entry.agents.clone()
+    };
+    let dirs: Vec<PathBuf> = targets.iter().map(|t| t.dir.clone()).collect();
+    let placements = if mode == InstallMode::Link {
+        // Linked into its source folder: only a folder on this machine can be.
+        let Ok(Location::Folder(root)) = Location::of_entry(
+            entry,
+            &scope.lock_dir(),
+            &SourceEnv::from_env(scope.lock_dir()),
+        ) else {
+            return Err("it is linked to its source, which is not a folder here".into());
+        };
+        let rel = entry
+            .skill_path
+            .as_deref()
+            .and_then(|p| p.rsplit_once('/'))
+            .map_or("", |(dir, _)| dir);
+        if rel.starts_with('/') || rel.contains('\\') || rel.split('/').any(|p| p == "..") {
+            return Err(format!("its `skillPath` `{rel}` leaves the source"));
+        }
+        let dir = root.join(rel);
+        link_placements(&folder, &dirs, &scope.canonical, &dir)
+    } else {
+        placements(&folder, &dirs, &scope.canonical, mode)
+    };
+    Ok(Layout {
+        folder,
+        agents,
+        mode,
+        placements,
+    })
+}
+
+/// The Eve subagents an entry was installed for (the reference's `subagents`, `""` for the root
+/// agent); empty when none are recorded.
+pub fn subagents(entry: &LockEntry) -> Vec<String> {
+    entry
+        .extra
+        .get("subagents")
+        .and_then(serde_json::Value::as_array)
+        .map(|names| {
+            names
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,187 @@
+//! The lock as it is on disk: serde structs whose fields are in the alphabetical order of
+//! their JSON names (so serializing writes sorted keys), the validation that turns an entry into
+//! the model with a problem that names what is wrong, and canonical JSON for what has unknown
+//! fields.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::LockKind;
+use super::model::{InstallMode, LockEntry, SourceType};
+
+/// A lock as it is on disk (fields in the alphabetical order of their JSON names).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct LockWire {
+    #[serde(default)]
+    pub skills: BTreeMap<String, EntryWire>,
+    pub version: u64,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One entry on disk. Fields are listed in the alphabetical order of their JSON names, so that
+/// serializing writes sorted keys without an intermediate `Value`.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EntryWire {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agents: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allow: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed_hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<BTreeMap<String, String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub installed_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub git_ref: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill_folder_hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill_path: Option<String>,
+    pub source: Option<String>,
+    pub source_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_at: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+fn is_hex(text: &str, len: usize) -> bool {
+    text.len() == len
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// Checks one entry of the wire format and turns it into the model.
+pub(super) fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, String> {
+    let source = entry.source.ok_or("has no `source`")?;
+    let source_type = match entry.source_type {
+        Some(text) => {
+            Some(SourceType::parse(&text).ok_or(format!("has an unknown `sourceType` `{text}`"))?)
+        }
+        None if kind == LockKind::Global => None,
+        None => return Err("has no `sourceType`".into()),
+    };
+    let field = kind.hash_field();
+    let computed_hash = match kind {
+        LockKind::Project => entry.computed_hash,
+        LockKind::Global => entry.skill_folder_hash,
+    }
+    .ok_or(format!("has no `{field}`"))?;
+    if !is_hex(&computed_hash, 64) {
+        return Err(format!(
+            "has a `{field}` that is not 64 hex digits: `{computed_hash}`"
+        ));
+    }
+    if let Some(commit) = &entry.commit
+        && !is_hex(commit, 40)
+    {
+        return Err(format!(
+            "has a `commit` that is not 40 hex digits: `{commit}`"
+        ));
+    }
+    let mode = match entry.mode.as_deref() {
+        None => None,
+        Some("copy") => Some(InstallMode::Copy),
+        Some("symlink") => Some(InstallMode::Symlink),
+        Some("link") => Some(InstallMode::Link),
+        Some(other) => return Err(format!("has an unknown `mode` `{other}`")),
+    };
+    if let Some(digest) = &entry.digest
+        && !digest
+            .strip_prefix("sha256:")
+            .is_some_and(|h| is_hex(h, 64))
+    {
+        return Err(format!(
+            "has a `digest` that is not `sha256:<hex>`: `{digest}`"
+        ));
+    }
+    let files = entry.files.unwrap_or_default();
+    if let Some((file, digest)) = files
+        .iter()
+        .find(|(_, d)| !d.strip_prefix("sha256:").is_some_and(|h| is_hex(h, 64)))
+    {
+        return Err(format!(
+            "lists `{file}` with a digest that is not `sha256:<hex>`: `{digest}`"
+        ));
+    }
+    if let Some(unsafe_path) = files
+        .keys()
+        .find(|p| p.split('/').any(|part| part == ".." || part.is_empty()) || p.starts_with('/'))
+    {
+        return Err(format!("lists an unsafe file path `{unsafe_path}`"));
+    }
+    let mut allow = entry.allow.unwrap_or_default();
+    if let Some(code) = allow
+        .iter()
+        .find(|c| c.is_empty() || c.contains(char::is_whitespace))
+    {
+        return Err(format!(
+            "has an `allow` entry that is not a rule code: `{code}`"
+        ));
+    }
+    allow = sorted_codes(&allow);
+    Ok(LockEntry {
+        source,
+        source_type,
+        source_url: entry.source_url,
+        git_ref: entry.git_ref,
+        skill_path: entry.skill_path,
+        computed_hash,
+        commit: entry.commit,
+        digest: entry.digest,
+        agents: entry.agents.unwrap_or_default(),
+        mode,
+        files,
+        allow,
+        installed_at: entry.installed_at,
+        updated_at: entry.updated_at,
+        extra: entry.extra,
+    })
+}
+
+/// Codes sorted and without repeats, as the lock keeps them.
+pub(super) fn sorted_codes(codes: &[String]) -> Vec<String> {
+    let mut codes = codes.to_vec();
+    codes.sort_unstable();
+    codes.dedup();
+    codes
+}
+
+/// JSON with object keys sorted at every level, two-space indent and a final newline.
+pub fn canonical_json(value: &Value) -> Vec<u8> {
+    to_canonical_bytes(value.clone())
+}
+
+/// [`canonical_json`], consuming the value: keys are sorted in place, without a second copy
+/// (a lock of a thousand skills is megabytes as a `Value`).
+pub(super) fn to_canonical_bytes(value: Value) -> Vec<u8> {
+    fn sort(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                map.sort_keys();
+                map.values_mut().for_each(sort);
+            }
+            Value::Array(items) => items.iter_mut().for_each(sort),
+            _ => {}
+        }
+    }
+    let mut value = value;
+    sort(&mut value);
+    let mut bytes = serde_json::to_vec_pretty(&value).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}

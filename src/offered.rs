@@ -1,0 +1,107 @@
+//! What a source offers, shared by `add`, `install SOURCE` and `use`: the source among add's
+//! arguments, that source opened and searched for its skills (a source with none is an error
+//! that says where it looked), and the offered skill a name means.
+
+use crate::cli::{AddOptions, LimitArgs};
+use crate::error::Error;
+use crate::output::Printer;
+use crate::project::Scope;
+use crate::source::discover::{self, Offered, Options};
+use crate::source::git::GitSettings;
+use crate::source::open::{OpenError, Opened, Sources};
+use crate::source::{self as sources, SourceEnv};
+
+/// `--skill` and `--agent` take several values (`-a claude-code codex`, as the reference), so
+/// `skills add -a claude-code owner/repo` hands the source to `-a`. Skill names and agent ids
+/// never hold `/`, `:` or a leading `.`/`~`; a value that does is the source.
+pub fn split_source(source: Option<&String>, options: &AddOptions) -> Option<(String, AddOptions)> {
+    if let Some(source) = source {
+        return Some((source.clone(), options.clone()));
+    }
+    let looks_like_source = |v: &String| v.contains(['/', ':', '\\']) || v.starts_with(['.', '~']);
+    let mut rest = options.clone();
+    if let Some(index) = rest.agents.iter().rposition(looks_like_source) {
+        let source = rest.agents.remove(index);
+        return Some((source, rest));
+    }
+    if let Some(index) = rest.skills.iter().rposition(looks_like_source) {
+        let source = rest.skills.remove(index);
+        return Some((source, rest));
+    }
+    None
+}
+
+/// A source opened and searched: what it offers.
+pub struct Found {
+    pub opened: Opened,
+    pub offered: Vec<Offered>,
+    pub settings: GitSettings,
+}
+
+/// Opens the source `input` and finds its skills; a source with none is an error.
+pub fn open_offered(
+    input: &str,
+    scope: &Scope,
+    full_depth: bool,
+    limits: &LimitArgs,
+    printer: &Printer,
+) -> Result<Found, Error> {
+    let env = SourceEnv::from_env(scope.project.clone());
+    let source = sources::parse(input, &env).map_err(|err| open_error(OpenError::Source(err)))?;
+    let mut settings = Scope::git_settings(printer.progress());
+    settings.web = crate::source::web::WebLimits::from(limits);
+    let mut opening = Sources::new(settings.clone());
+    let request = opening
+        .request(&source, &scope.lock_dir(), scope.global)
+        .map_err(open_error)?;
+    let opened = opening.open(&request).map_err(open_error)?;
+    // A web index lists its skills: nothing to search, nothing downloaded before choosing.
+    let discovery = match &opened.offered {
+        Some(offered) => discover::Discovery {
+            skills: offered.clone(),
+            searched: vec![opened.origin.source_url.clone().unwrap_or_default()],
+            ..discover::Discovery::default()
+        },
+        None => discover::discover(opened.tree.as_ref(), &opened.base, Options { full_depth }),
+    };
+    for warning in &discovery.warnings {
+        printer.warn(warning);
+    }
+    if discovery.skills.is_empty() {
+        return Err(Error::msg(format!("`{input}` offers no skills")).with_hint(format!(
+            "searched {}; a skill is a folder with a SKILL.md that has a `name` and a `description`",
+            discovery.searched.join(", ")
+        )));
+    }
+    Ok(Found {
+        opened,
+        offered: discovery.skills,
+        settings,
+    })
+}
+
+/// Whether `INSTALL_INTERNAL_SKILLS` asks to list `metadata.internal` skills.
+pub fn show_internal() -> bool {
+    std::env::var_os(crate::env_vars::INSTALL_INTERNAL_SKILLS)
+        .is_some_and(|v| v == "1" || v == "true")
+}
+
+/// The offered skill called `name` (any case), or kept in a folder of that name.
+pub fn find_offered<'a>(offered: &'a [Offered], name: &str) -> Option<&'a Offered> {
+    offered.iter().find(|s| {
+        s.name.eq_ignore_ascii_case(name)
+            || s.path
+                .rsplit('/')
+                .next()
+                .is_some_and(|f| f.eq_ignore_ascii_case(name))
+    })
+}
+
+fn open_error(err: OpenError) -> Error {
+    let hint = err.hint();
+    let error = Error::msg(err.to_string()).with_source(err);
+    match hint {
+        Some(hint) => error.with_hint(hint),
+        None => error,
+    }
+}

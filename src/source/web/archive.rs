@@ -1,0 +1,298 @@
+//! Direct downloads and archives (zip, tar, tar.gz), unpacked in memory against the limits.
+
+use std::io::{self, Read};
+
+use super::memory::MemoryTree;
+use super::{WebError, WebLimits, digest};
+use crate::source::http::Http;
+
+/// A path inside an archive or index, checked: relative, no `..`, no backslashes, no NUL.
+pub(super) fn safe_path(path: &str) -> Result<String, String> {
+    let trimmed = path.trim_start_matches("./");
+    let bad = trimmed.is_empty()
+        || trimmed.starts_with('/')
+        || trimmed.contains(['\\', '\0'])
+        || trimmed.split('/').any(|part| part == "..")
+        || trimmed.as_bytes().get(1) == Some(&b':');
+    if bad {
+        return Err(format!("unsafe path `{path}`"));
+    }
+    Ok(trimmed
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect::<Vec<_>>()
+        .join("/"))
+}
+
+/// Reads at most `limit` bytes from `reader`; more is an error.
+fn read_limited(reader: impl Read, limit: u64, what: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|err| format!("cannot unpack `{what}`: {err}"))?;
+    if out.len() as u64 > limit {
+        return Err(format!(
+            "`{what}` unpacks to more than the limit of {limit} bytes"
+        ));
+    }
+    Ok(out)
+}
+
+/// Collects unpacked files against the limits, then unwraps a single top-level folder.
+struct Unpacked {
+    tree: MemoryTree,
+    total: u64,
+    limits: WebLimits,
+}
+
+impl Unpacked {
+    fn new(url: &str, limits: WebLimits) -> Unpacked {
+        Unpacked {
+            tree: MemoryTree::new(url),
+            total: 0,
+            limits,
+        }
+    }
+
+    /// Adds the entry at path `raw` (entries under `__MACOSX` are dropped).
+    fn add(&mut self, raw: &str, reader: impl Read, executable: bool) -> Result<(), String> {
+        let path = safe_path(raw)?;
+        if path.split('/').next() == Some("__MACOSX") {
+            return Ok(());
+        }
+        if self.tree.files.len() >= self.limits.files {
+            return Err(format!(
+                "it has more than the limit of {} files",
+                self.limits.files
+            ));
+        }
+        let room = self.limits.extracted.saturating_sub(self.total);
+        let bytes = read_limited(reader, room, &path).map_err(|why| {
+            if why.contains("limit") {
+                format!(
+                    "it unpacks to more than the limit of {} bytes",
+                    self.limits.extracted
+                )
+            } else {
+                why
+            }
+        })?;
+        self.total += bytes.len() as u64;
+        self.tree.insert(path, bytes, executable);
+        Ok(())
+    }
+
+    fn finish(mut self) -> MemoryTree {
+        let first = |path: &String| path.split_once('/').map(|(dir, _)| dir.to_owned());
+        let top: Option<String> = self.tree.files.keys().next().and_then(first);
+        if let Some(top) = top
+            && self
+                .tree
+                .files
+                .keys()
+                .all(|path| first(path).as_deref() == Some(top.as_str()))
+        {
+            let prefix = format!("{top}/");
+            self.tree.files = std::mem::take(&mut self.tree.files)
+                .into_iter()
+                .map(|(path, file)| (path[prefix.len()..].to_owned(), file))
+                .collect();
+        }
+        self.tree
+    }
+}
+
+/// A reader that fails once more than `limit` bytes came through (a decompression bomb stops
+/// there, whatever the archive claims).
+struct Capped<R> {
+    inner: R,
+    left: u64,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        if read as u64 > self.left {
+            return Err(io::Error::other("it unpacks to more than the size limit"));
+        }
+        self.left -= read as u64;
+        Ok(read)
+    }
+}
+
+fn unpack_zip(url: &str, bytes: &[u8], limits: WebLimits) -> Result<MemoryTree, String> {
+    let mut archive = zip::ZipArchive::new(io::Cursor::new(bytes))
+        .map_err(|err| format!("not a readable zip: {err}"))?;
+    let mut unpacked = Unpacked::new(url, limits);
+    for index in 0..archive.len() {
+        let entry = archive
+            .by_index(index)
+            .map_err(|err| format!("entry {index}: {err}"))?;
+        let name = String::from_utf8_lossy(entry.name_raw()).into_owned();
+        if entry.is_dir() {
+            safe_path(&name)?;
+            continue;
+        }
+        if entry.is_symlink() {
+            return Err(format!("`{name}` is a symlink"));
+        }
+        let executable = entry.unix_mode().is_some_and(|mode| mode & 0o111 != 0);
+        if entry
+            .unix_mode()
+            .is_some_and(|mode| mode & 0o170_000 != 0 && mode & 0o170_000 != 0o100_000)
+        {
+            return Err(format!("`{name}` is not a regular file"));
+        }
+        unpacked.add(&name, entry, executable)?;
+    }
+    Ok(unpacked.finish())
+}
+
+fn unpack_tar(url: &str, reader: impl Read, limits: WebLimits) -> Result<MemoryTree, String> {
+    // Headers and padding count too: a bomb of empty entries stops at the same cap.
+    let slack = 1024 * (limits.files as u64 + 16);
+    let capped = Capped {
+        inner: reader,
+        left: limits.extracted.saturating_add(slack),
+    };
+    let mut archive = tar::Archive::new(capped);
+    let mut unpacked = Unpacked::new(url, limits);
+    let entries = archive
+        .entries()
+        .map_err(|err| format!("not a readable tar: {err}"))?;
+    for entry in entries {
+        let entry = entry.map_err(|err| format!("not a readable tar: {err}"))?;
+        let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+        let kind = entry.header().entry_type();
+        match kind {
+            tar::EntryType::Regular | tar::EntryType::Continuous => {
+                let executable = entry.header().mode().is_ok_and(|mode| mode & 0o111 != 0);
+                unpacked.add(&name, entry, executable)?;
+            }
+            tar::EntryType::Directory => {
+                safe_path(&name)?;
+            }
+            // Metadata of the archive itself (`git archive` writes a global pax header).
+            tar::EntryType::XGlobalHeader | tar::EntryType::XHeader => {}
+            tar::EntryType::Symlink | tar::EntryType::Link => {
+                return Err(format!("`{name}` is a link"));
+            }
+            _ => return Err(format!("`{name}` is not a regular file or folder")),
+        }
+    }
+    Ok(unpacked.finish())
+}
+
+/// Unpacks `bytes` by what they are (not by the URL's extension); `None` when they are no
+/// archive.
+pub fn unpack(url: &str, bytes: &[u8], limits: WebLimits) -> Option<Result<MemoryTree, WebError>> {
+    let refused = |why: String| WebError::Archive {
+        url: url.to_owned(),
+        why,
+    };
+    let result = if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
+        unpack_zip(url, bytes, limits)
+    } else if bytes.starts_with(&[0x1f, 0x8b]) {
+        unpack_tar(url, flate2::read::MultiGzDecoder::new(bytes), limits)
+    } else if bytes.get(257..262) == Some(b"ustar") {
+        unpack_tar(url, bytes, limits)
+    } else {
+        return None;
+    };
+    Some(result.map_err(refused))
+}
+
+/// Whether `bytes` look like a SKILL.md (UTF-8 text opening with a frontmatter).
+fn looks_like_skill_md(bytes: &[u8]) -> bool {
+    let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    std::str::from_utf8(text).is_ok_and(|t| t.starts_with("---"))
+}
+
+/// What a response that is neither shows, for the error message.
+pub(super) fn found(bytes: &[u8]) -> String {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).to_ascii_lowercase();
+    if head.contains("<html") || head.contains("<!doctype") {
+        " (it is an HTML page)".to_owned()
+    } else if bytes.is_empty() {
+        " (it is empty)".to_owned()
+    } else {
+        String::new()
+    }
+}
+
+/// A direct download as a tree: an archive's files, or one `SKILL.md` at the root; with the
+/// download's digest.
+pub fn download(
+    http: &Http,
+    url: &str,
+    limits: WebLimits,
+) -> Result<(MemoryTree, String), WebError> {
+    let bytes = http.get(url, limits.download)?;
+    let digest = digest(&bytes);
+    if let Some(tree) = unpack(url, &bytes, limits) {
+        return Ok((tree?, digest));
+    }
+    if looks_like_skill_md(&bytes) {
+        let mut tree = MemoryTree::new(url);
+        tree.insert(crate::skill::SKILL_MD.to_owned(), bytes, false);
+        return Ok((tree, digest));
+    }
+    Err(WebError::Unknown {
+        url: url.to_owned(),
+        found: found(&bytes),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::tree::{Kind, SourceTree};
+
+    #[test]
+    fn paths_are_checked() {
+        assert_eq!(safe_path("./a//b/./c.md").unwrap(), "a/b/c.md");
+        for bad in [
+            "../x",
+            "a/../../x",
+            "/etc/passwd",
+            "a\\b",
+            "C:/x",
+            "",
+            "a\0b",
+        ] {
+            assert!(safe_path(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_single_top_level_folder_is_unwrapped() {
+        let mut unpacked = Unpacked::new("x", WebLimits::default());
+        unpacked
+            .add("repo-main/SKILL.md", &b"---\n"[..], false)
+            .unwrap();
+        unpacked
+            .add("repo-main/scripts/a.sh", &b"echo"[..], true)
+            .unwrap();
+        unpacked
+            .add("__MACOSX/repo-main/._SKILL.md", &b"junk"[..], false)
+            .unwrap();
+        let tree = unpacked.finish();
+        assert_eq!(
+            tree.kind("SKILL.md"),
+            Some(Kind::File { executable: false })
+        );
+        assert_eq!(
+            tree.kind("scripts/a.sh"),
+            Some(Kind::File { executable: true })
+        );
+        assert_eq!(
+            tree.list("")
+                .unwrap()
+                .iter()
+                .map(|e| e.name.as_str())
+                .collect::<Vec<_>>(),
+            ["SKILL.md", "scripts"]
+        );
+    }
+}
