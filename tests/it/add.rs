@@ -641,10 +641,7 @@ fn failure_half_way_leaves_everything_as_it_was() {
     let before_tree = tree(&context.project);
     let before_lock = std::fs::read(context.project.join("skills-lock.json")).unwrap();
     let sisu = context.project.join(".sisu/skills");
-    let Some(read_only) = ReadOnly::make(&sisu) else {
-        skip("cannot make a folder unwritable here");
-        return;
-    };
+    let read_only = ReadOnly::make(&sisu);
     let output = run(context
         .command()
         .args([
@@ -669,20 +666,25 @@ fn failure_half_way_leaves_everything_as_it_was() {
     );
 }
 
-#[expect(
-    clippy::print_stderr,
-    reason = "a test that cannot run here says so in the test log"
-)]
-pub fn skip(why: &str) {
-    eprintln!("skipped: {why}");
-}
-
 /// A folder made unwritable for the duration of a test: read-only for a normal user, immutable
 /// (`chattr +i`) for root, who ignores permissions.
 struct ReadOnly(PathBuf, bool);
 
 impl ReadOnly {
-    fn make(dir: &Path) -> Option<ReadOnly> {
+    /// Fails the test (never skips it) where the folder cannot be made unwritable: as root that
+    /// needs `chattr` (Debian's `e2fsprogs`, which `.ci/run` installs) and a file system and
+    /// capability (`CAP_LINUX_IMMUTABLE`) that allow the immutable attribute.
+    fn make(dir: &Path) -> ReadOnly {
+        Self::try_make(dir).unwrap_or_else(|| {
+            panic!(
+                "cannot make {} unwritable: as root this test needs `chattr` (e2fsprogs) and the \
+                 CAP_LINUX_IMMUTABLE capability",
+                dir.display()
+            )
+        })
+    }
+
+    fn try_make(dir: &Path) -> Option<ReadOnly> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;

@@ -1,6 +1,6 @@
 //! `skills sync` (`experimental_sync`): skills shipped in packages, over a real `node_modules`
-//! made by `npm install` of local package folders. Skipped only when `npm` is not installed
-//! (`.ci/run` installs it, so CI never skips).
+//! made by `npm install` of local package folders. They need `npm`, and fail (never skip)
+//! without it: `.ci/run` installs it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -37,12 +37,12 @@ fn package(root: &Path, name: &str, skills: &[&str]) -> PathBuf {
 }
 
 /// `npm install` of local folders into the project, offline, with npm's cache and config in
-/// the test's temp dir. `None` when npm is not installed.
-fn npm_install(context: &TestContext, folders: &[&Path]) -> Option<()> {
-    if Command::new("npm").arg("--version").output().is_err() {
-        crate::add::skip("npm is not installed (`.ci/run` installs it)");
-        return None;
-    }
+/// the test's temp dir. Fails the test where npm is not installed.
+fn npm_install(context: &TestContext, folders: &[&Path]) {
+    assert!(
+        Command::new("npm").arg("--version").output().is_ok(),
+        "the sync tests need `npm` (`.ci/run` installs it: `apt-get install npm`)"
+    );
     let root = context.temp.path();
     let output = Command::new("npm")
         .args([
@@ -65,7 +65,6 @@ fn npm_install(context: &TestContext, folders: &[&Path]) -> Option<()> {
         "npm install failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    Some(())
 }
 
 fn link(path: &Path) -> String {
@@ -85,9 +84,7 @@ fn sync_links_packaged_skills_and_follows_the_packages() {
         &context.project.join("package.json"),
         json!({"name": "app", "version": "0.0.0"}).to_string(),
     );
-    if npm_install(&context, &[&tools, &other]).is_none() {
-        return;
-    }
+    npm_install(&context, &[&tools, &other]);
     // Without a terminal and without `-y`: what would happen, nothing done, exit 1.
     let output = run(context.command().arg("sync"));
     assert_eq!(output.code, 1, "{}", output.stderr);
@@ -194,9 +191,7 @@ fn sync_copy_and_what_it_leaves_alone() {
         &context.project.join("package.json"),
         json!({"name": "app", "version": "0.0.0"}).to_string(),
     );
-    if npm_install(&context, &[&tools]).is_none() {
-        return;
-    }
+    npm_install(&context, &[&tools]);
     // A skill of the same name added with `skills add` is not sync's to replace.
     context.skill("src/shared", "shared");
     ok(&run(context.command().args([
