@@ -274,7 +274,7 @@ fn warnings_are_printed_and_the_skill_goes_in() {
 
 /// A site whose well-known index offers `fine` and `evil` (a `curl | sh` in its SKILL.md from a
 /// bare address).
-fn site() -> HttpServer {
+pub fn site() -> HttpServer {
     let server = HttpServer::start();
     server.file(
         "/.well-known/agent-skills/index.json",

@@ -21,7 +21,7 @@ fn skill_md(name: &str, extra: &str) -> String {
 }
 
 /// A package folder `name` (version 1.0.0) shipping `skills/<skill>/SKILL.md` for each skill.
-fn package(root: &Path, name: &str, skills: &[&str]) -> PathBuf {
+pub fn package(root: &Path, name: &str, skills: &[&str]) -> PathBuf {
     let dir = root.join("packages").join(name);
     write(
         &dir.join("package.json"),
@@ -38,7 +38,7 @@ fn package(root: &Path, name: &str, skills: &[&str]) -> PathBuf {
 
 /// `npm install` of local folders into the project, offline, with npm's cache and config in
 /// the test's temp dir. Fails the test where npm is not installed.
-fn npm_install(context: &TestContext, folders: &[&Path]) {
+pub fn npm_install(context: &TestContext, folders: &[&Path]) {
     assert!(
         Command::new("npm").arg("--version").output().is_ok(),
         "the sync tests need `npm` (`.ci/run` installs it: `apt-get install npm`)"

@@ -538,7 +538,7 @@ fn extra_certificates_come_from_ssl_cert_file() {
     assert_eq!(tree(&context.project), Vec::<String>::new());
 }
 
-fn search_api(server: &HttpServer) {
+pub fn search_api(server: &HttpServer) {
     server.file(
         "/api/search",
         json!({"skills": [
