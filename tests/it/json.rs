@@ -17,7 +17,6 @@ fn document(name: &str, context: &TestContext, output: &Output, code: i32) {
     for (from, to) in context.filters() {
         settings.add_filter(&from, to);
     }
-    settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]");
     settings.bind(|| insta::assert_snapshot!(name, output.stdout));
 }
 

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use crate::add::{lock, tree};
 use crate::common::{Output, TestContext, run, write};
+use crate::snapshot_output;
 
 fn ok(output: &Output) {
     assert_eq!(output.code, 0, "{}\n{}", output.stdout, output.stderr);
@@ -87,22 +88,12 @@ fn sync_links_packaged_skills_and_follows_the_packages() {
     npm_install(&context, &[&tools, &other]);
     // Without a terminal and without `-y`: what would happen, nothing done, exit 1.
     let output = run(context.command().arg("sync"));
-    assert_eq!(output.code, 1, "{}", output.stderr);
-    assert!(
-        output.stderr.contains("pdf-tools") && output.stderr.contains("`-y`"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     assert!(!context.project.join(".agents").exists());
     assert!(!context.project.join("skills-lock.json").exists());
     // `--dry-run` prints the plan on stdout and changes nothing either.
     let output = run(context.command().args(["sync", "--dry-run"]));
-    ok(&output);
-    assert!(
-        output.stdout.contains("sync code-review ← @acme/review"),
-        "{}",
-        output.stdout
-    );
+    snapshot_output!(context, output);
     assert!(!context.project.join(".agents").exists());
     // `npx skills experimental_sync -a claude-code -y`.
     ok(&run(context.command().args([
@@ -204,14 +195,7 @@ fn sync_copy_and_what_it_leaves_alone() {
     let output = run(context
         .command()
         .args(["sync", "--copy", "-a", "claude-code", "-y"]));
-    ok(&output);
-    assert!(
-        output
-            .stderr
-            .contains("skipped `shared` from `pdf-kit`: installed with `skills add`"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     assert_eq!(lock(&context)["skills"]["shared"]["sourceType"], "local");
     // `--copy`: copies, nothing linked into `node_modules`.
     assert_eq!(
@@ -253,11 +237,6 @@ fn sync_copy_and_what_it_leaves_alone() {
 fn sync_without_package_json_has_nothing_to_do() {
     let context = TestContext::new();
     let output = run(context.command().args(["sync", "-y"]));
-    ok(&output);
-    assert!(
-        output.stderr.contains("Nothing to sync"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     assert_eq!(std::fs::read_dir(&context.project).unwrap().count(), 0);
 }
