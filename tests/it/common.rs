@@ -122,6 +122,8 @@ impl TestContext {
         let root = self.temp.path().to_string_lossy().into_owned();
         let canonical =
             std::fs::canonicalize(self.temp.path()).map(|p| p.to_string_lossy().into_owned());
+        // A port of the ephemeral range has 5 digits wherever the tests run, so a table that
+        // shows one keeps its width.
         let mut filters = vec![
             (regex_escape(&root), "[TEMP]".to_owned()),
             (
