@@ -9,16 +9,33 @@ use crate::add::{Remote, add, fixture};
 use crate::common::{Output, TestContext, run, write};
 use crate::lifecycle::skills;
 
-/// Snapshots the stdout of a successful (or `code`) run as `it__json__NAME.snap`, with the temp
-/// dir and loopback ports hidden.
+/// Snapshots the stdout of a run that exited with `code` as `it__json__NAME.snap`, with the
+/// temp dir and loopback ports hidden.
 fn document(name: &str, context: &TestContext, output: &Output, code: i32) {
+    snapshot_with(name, context, output, code, &[]);
+}
+
+fn snapshot_with(
+    name: &str,
+    context: &TestContext,
+    output: &Output,
+    code: i32,
+    more: &[(&str, &str)],
+) {
     assert_eq!(output.code, code, "{}\n{}", output.stdout, output.stderr);
     let mut settings = insta::Settings::clone_current();
     for (from, to) in context.filters() {
         settings.add_filter(&from, to);
     }
+    for (from, to) in more {
+        settings.add_filter(from, *to);
+    }
     settings.bind(|| insta::assert_snapshot!(name, output.stdout));
 }
+
+/// The `reason` of a failure is an error message, whose wording (and, for a remote, that of
+/// git and libgit2) is not the schema's.
+const REASON: &[(&str, &str)] = &[(r#""reason": ".+""#, r#""reason": "[REASON]""#)];
 
 /// `add --list`, `add`, `check`, `update`, `install --frozen` and `remove` over `git daemon`.
 #[test]
@@ -134,4 +151,37 @@ fn lint_rules_document() {
         .command()
         .args(["lint", "--list-rules", "--format", "json"]));
     document("lint_rules", &context, &output, 0);
+}
+
+/// The items of failure: `check` with a `reason`, `install` and `update` with `failed` items.
+#[test]
+fn failure_documents() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    let zeros = "0".repeat(64);
+    let lock = json!({"version": 1, "skills": {
+        "gone-local": {"source": "./vendor/gone", "sourceType": "local", "computedHash": zeros},
+        "gone-remote": {"source": "acme/nothing", "sourceType": "github", "computedHash": zeros, "commit": "1".repeat(40)}}});
+    write(
+        &context.project.join("skills-lock.json"),
+        serde_json::to_string(&lock).unwrap(),
+    );
+    let output = skills(&context, &remote, &["check", "--json"]);
+    snapshot_with("check_failed", &context, &output, 2, REASON);
+    let output = skills(&context, &remote, &["install", "--json"]);
+    snapshot_with("install_failed", &context, &output, 1, REASON);
+    let output = skills(&context, &remote, &["update", "-y", "--json"]);
+    snapshot_with("update_failed", &context, &output, 1, REASON);
+}
+
+/// `prompt --skill NAME --format json`: the activation of a skill as data.
+#[test]
+fn prompt_activation_document() {
+    let context = TestContext::new();
+    context.skill(".claude/skills/pdf", "pdf");
+    context.write(".claude/skills/pdf/scripts/fill.py", "print('fill')\n");
+    let output = run(context
+        .command()
+        .args(["prompt", "--skill", "pdf", "--format", "json"]));
+    document("prompt_activation", &context, &output, 0);
 }
