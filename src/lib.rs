@@ -15,6 +15,7 @@ pub mod fsutil;
 pub mod gate;
 pub mod index;
 pub mod install;
+pub mod json;
 pub mod lint;
 pub mod lock;
 pub mod mcp;

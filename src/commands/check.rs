@@ -1,7 +1,7 @@
 //! `skills check`: read-only, which locked skills have upstream changes (the comparison itself
 //! is `upstream`'s, shared with `update`).
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::cli::CheckArgs;
 use crate::error::{Error, ExitStatus};
@@ -31,28 +31,36 @@ pub fn run(args: &CheckArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     Ok(ExitStatus::Success)
 }
 
+/// An item of `check --json`: a locked skill, its commits and what `check` found.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonChecked<'a> {
+    name: &'a str,
+    source: &'a str,
+    locked_commit: Option<&'a str>,
+    upstream_commit: Option<&'a str>,
+    status: &'static str,
+    reason: Option<&'a str>,
+}
+
 fn report(
     statuses: &[(Status, &LockEntry)],
     as_json: bool,
     printer: &Printer,
 ) -> Result<(), Error> {
     if as_json {
-        let skills: Vec<serde_json::Value> = statuses
+        let skills: Vec<JsonChecked<'_>> = statuses
             .iter()
-            .map(|(status, entry)| {
-                json!({
-                    "name": status.name,
-                    "source": entry.source,
-                    "lockedCommit": entry.commit,
-                    "upstreamCommit": status.upstream,
-                    "status": status.state.slug(),
-                    "reason": status.reason,
-                })
+            .map(|(status, entry)| JsonChecked {
+                name: &status.name,
+                source: &entry.source,
+                locked_commit: entry.commit.as_deref(),
+                upstream_commit: status.upstream.as_deref(),
+                status: status.state.slug(),
+                reason: status.reason.as_deref(),
             })
             .collect();
-        let mut text = serde_json::to_string_pretty(&json!({"version": 1, "skills": skills}))?;
-        text.push('\n');
-        return printer.data(&text);
+        return crate::json::print(&crate::json::Skills::new(&skills), printer);
     }
     if statuses.is_empty() {
         printer.status("no locked skills");

@@ -467,13 +467,12 @@ fn size(dir: &Path) -> String {
 
 fn report(problems: &[Problem], as_json: bool, printer: &Printer) -> Result<(), Error> {
     if as_json {
-        let mut text = serde_json::to_string_pretty(&Document {
-            version: 1,
+        let document = Document {
+            version: crate::json::VERSION,
             ok: problems.is_empty(),
             problems,
-        })?;
-        text.push('\n');
-        return printer.data(&text);
+        };
+        return crate::json::print(&document, printer);
     }
     if problems.is_empty() {
         printer.status("no problems found");

@@ -4,8 +4,7 @@
 
 use std::io::IsTerminal;
 
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 use crate::cli::FindArgs;
 use crate::error::{Error, ExitStatus};
@@ -23,6 +22,23 @@ struct Found {
     #[serde(default)]
     installs: Option<u64>,
     source: String,
+}
+
+/// `find --json`: the query and each result with the command that installs it.
+#[derive(Serialize)]
+struct JsonFound<'a> {
+    version: u32,
+    query: &'a str,
+    skills: Vec<JsonFoundSkill<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFoundSkill<'a> {
+    id: Option<&'a str>,
+    name: &'a str,
+    source: &'a str,
+    installs: Option<u64>,
+    install: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -81,15 +97,22 @@ pub fn run(args: &FindArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     })?;
     let install = |found: &Found| format!("skills add {}@{}", found.source, found.name);
     if args.json {
-        let skills: Vec<serde_json::Value> = response
-            .skills
-            .iter()
-            .map(|f| json!({"id": f.id, "name": f.name, "source": f.source, "installs": f.installs, "install": install(f)}))
-            .collect();
-        let mut text =
-            serde_json::to_string_pretty(&json!({"version": 1, "query": query, "skills": skills}))?;
-        text.push('\n');
-        printer.data(&text)?;
+        let document = JsonFound {
+            version: crate::json::VERSION,
+            query: &query,
+            skills: response
+                .skills
+                .iter()
+                .map(|f| JsonFoundSkill {
+                    id: f.id.as_deref(),
+                    name: &f.name,
+                    source: &f.source,
+                    installs: f.installs,
+                    install: install(f),
+                })
+                .collect(),
+        };
+        crate::json::print(&document, printer)?;
         return Ok(ExitStatus::Success);
     }
     if response.skills.is_empty() {

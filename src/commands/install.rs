@@ -7,7 +7,7 @@
 //! every entry is reproduced exactly; without it, an entry that cannot be reproduced is reported
 //! and its installed copy kept, and the lock gains what it lacked (commit, files, agents, mode).
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::cli::{AddOptions, InstallArgs};
 use crate::error::one_line;
@@ -205,6 +205,15 @@ fn restore(
     Ok((outcome, restored))
 }
 
+/// `install --json`: the skills restored, those already in place, and those that failed.
+#[derive(Serialize)]
+struct JsonRestored<'a> {
+    version: u32,
+    restored: &'a [&'a str],
+    unchanged: &'a [&'a str],
+    failed: Vec<crate::json::Failed<'a>>,
+}
+
 fn report(
     outcomes: &[(String, Outcome)],
     failures: &[(String, String)],
@@ -221,15 +230,13 @@ fn report(
     let restored = names(|o| matches!(o, Outcome::Restored));
     let in_place = names(|o| matches!(o, Outcome::InPlace));
     if as_json {
-        let failed: Vec<serde_json::Value> = failures
-            .iter()
-            .map(|(name, reason)| json!({"name": name, "reason": reason}))
-            .collect();
-        let document =
-            json!({"version": 1, "restored": restored, "unchanged": in_place, "failed": failed});
-        let mut text = serde_json::to_string_pretty(&document)?;
-        text.push('\n');
-        return printer.data(&text);
+        let document = JsonRestored {
+            version: crate::json::VERSION,
+            restored: &restored,
+            unchanged: &in_place,
+            failed: crate::json::Failed::all(failures),
+        };
+        return crate::json::print(&document, printer);
     }
     for name in &restored {
         printer.status(format_args!("  restored {name}"));

@@ -4,6 +4,8 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use serde::Serialize;
+
 use crate::cli::{LintArgs, LintFormat};
 use crate::error::{Error, ExitStatus};
 use crate::lint::{self, Config, report, rules};
@@ -142,20 +144,35 @@ fn explain(code: &str, printer: &Printer) -> Result<ExitStatus, Error> {
     Ok(ExitStatus::Success)
 }
 
+/// `lint --list-rules --format json`: the rule catalog.
+#[derive(Serialize)]
+struct JsonRules {
+    version: u32,
+    rules: Vec<JsonRule>,
+}
+
+#[derive(Serialize)]
+struct JsonRule {
+    code: &'static str,
+    family: rules::Family,
+    severity: rules::Severity,
+    summary: &'static str,
+}
+
 fn list_rules(format: LintFormat, printer: &Printer) -> Result<ExitStatus, Error> {
     let text = if format == LintFormat::Json {
-        let rules: Vec<_> = rules::ALL
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "code": r.code, "family": r.family, "severity": r.severity, "summary": r.summary,
+        crate::json::pretty(&JsonRules {
+            version: crate::json::VERSION,
+            rules: rules::ALL
+                .iter()
+                .map(|r| JsonRule {
+                    code: r.code,
+                    family: r.family,
+                    severity: r.severity,
+                    summary: r.summary,
                 })
-            })
-            .collect();
-        let mut text =
-            serde_json::to_string_pretty(&serde_json::json!({"version": 1, "rules": rules}))?;
-        text.push('\n');
-        text
+                .collect(),
+        })?
     } else {
         let width = rules::ALL.iter().map(|r| r.code.len()).max().unwrap_or(0);
         let mut text = String::new();

@@ -78,10 +78,7 @@ pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         }
     }
     if args.json {
-        let mut text =
-            serde_json::to_string_pretty(&serde_json::json!({"version": 1, "skills": items}))?;
-        text.push('\n');
-        printer.data(&text)?;
+        crate::json::print(&crate::json::Skills::new(&items), printer)?;
         return Ok(ExitStatus::Success);
     }
     if items.is_empty() {

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use serde::Serialize;
+
 use crate::cli::{PromptArgs, PromptFormat};
 use crate::error::{Error, ExitStatus};
 use crate::index::SkillIndex;
@@ -218,6 +220,20 @@ fn activations(
         .collect()
 }
 
+/// An item of `prompt --skill … --format json`: the catalog entry and its activation.
+#[derive(Serialize)]
+struct JsonActivation<'a> {
+    name: &'a str,
+    description: &'a str,
+    location: &'a str,
+    uri: &'a str,
+    directory: &'a str,
+    body: &'a str,
+    files: &'a [String],
+    tools: &'a [crate::skill::package::Tool],
+    resources: &'a [crate::skill::package::Resource],
+}
+
 fn activation_text(
     args: &PromptArgs,
     entries: &[Entry],
@@ -231,20 +247,21 @@ fn activation_text(
             .collect::<Vec<_>>()
             .join("\n"),
         Shape::Json => {
-            let skills: Vec<serde_json::Value> = activations
+            let skills: Vec<JsonActivation<'_>> = activations
                 .iter()
-                .map(|(e, a)| {
-                    serde_json::json!({
-                        "name": e.name, "description": e.description, "location": e.location, "uri": e.uri,
-                        "directory": a.directory, "body": a.body, "files": a.files,
-                        "tools": a.package.tools, "resources": a.package.resources,
-                    })
+                .map(|(e, a)| JsonActivation {
+                    name: &e.name,
+                    description: &e.description,
+                    location: &e.location,
+                    uri: &e.uri,
+                    directory: &a.directory,
+                    body: &a.body,
+                    files: &a.files,
+                    tools: &a.package.tools,
+                    resources: &a.package.resources,
                 })
                 .collect();
-            let mut text =
-                serde_json::to_string_pretty(&serde_json::json!({"version": 1, "skills": skills}))?;
-            text.push('\n');
-            text
+            crate::json::pretty(&crate::json::Skills::new(&skills))?
         }
         Shape::SkillsRef => {
             return Err(Error::msg("`--format skills-ref` prints the catalog only")

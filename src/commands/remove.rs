@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::cli::RemoveArgs;
 use crate::error::{Error, ExitStatus};
@@ -21,6 +21,20 @@ struct Plan {
     /// Agents left with the skill (empty: the lock entry goes).
     remaining_agents: Vec<String>,
     keeps_entry: bool,
+}
+
+/// `remove --json`: each skill removed, the paths deleted, and whether its lock entry stays.
+#[derive(Serialize)]
+struct JsonRemove<'a> {
+    version: u32,
+    removed: Vec<JsonRemoved<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonRemoved<'a> {
+    name: &'a str,
+    paths: Vec<String>,
+    locked: bool,
 }
 
 pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
@@ -126,13 +140,18 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     removal.finish();
     if args.json {
-        let removed: Vec<serde_json::Value> = plans
-            .iter()
-            .map(|p| json!({"name": p.name, "paths": p.paths.iter().map(|x| shown(x, &scope)).collect::<Vec<_>>(), "locked": p.keeps_entry}))
-            .collect();
-        let mut text = serde_json::to_string_pretty(&json!({"version": 1, "removed": removed}))?;
-        text.push('\n');
-        printer.data(&text)?;
+        let document = JsonRemove {
+            version: crate::json::VERSION,
+            removed: plans
+                .iter()
+                .map(|p| JsonRemoved {
+                    name: &p.name,
+                    paths: p.paths.iter().map(|x| shown(x, &scope)).collect(),
+                    locked: p.keeps_entry,
+                })
+                .collect(),
+        };
+        crate::json::print(&document, printer)?;
     } else {
         for plan in &plans {
             let paths: Vec<String> = plan.paths.iter().map(|p| shown(p, &scope)).collect();

@@ -11,6 +11,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use serde::Serialize;
 use serde_json::json;
 
 use crate::cli::SyncArgs;
@@ -451,6 +452,33 @@ fn describe(
     out
 }
 
+/// `sync --json`: the skills linked, the stale ones removed, and those left out with why.
+#[derive(Serialize)]
+struct JsonSync<'a> {
+    version: u32,
+    synced: Vec<JsonSynced<'a>>,
+    removed: Vec<&'a str>,
+    skipped: Vec<JsonLeftOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonSynced<'a> {
+    name: &'a str,
+    package: &'a str,
+    version: Option<&'a str>,
+    via: Option<&'a str>,
+    paths: Vec<String>,
+    mode: &'static str,
+    hash: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonLeftOut<'a> {
+    name: &'a str,
+    package: &'a str,
+    reason: &'a str,
+}
+
 fn report(
     planned: &[Planned],
     stale: &[(String, Vec<PathBuf>)],
@@ -461,30 +489,31 @@ fn report(
     printer: &Printer,
 ) -> Result<(), Error> {
     if as_json {
-        let synced: Vec<serde_json::Value> = planned
-            .iter()
-            .map(|p| {
-                json!({
-                    "name": p.skill.name,
-                    "package": p.skill.package,
-                    "version": p.skill.version,
-                    "via": p.skill.via,
-                    "paths": p.placements.iter().map(|x| shown(&x.path, scope)).collect::<Vec<_>>(),
-                    "mode": mode.as_str(),
-                    "hash": p.payload.computed_hash,
+        let document = JsonSync {
+            version: crate::json::VERSION,
+            synced: planned
+                .iter()
+                .map(|p| JsonSynced {
+                    name: &p.skill.name,
+                    package: &p.skill.package,
+                    version: p.skill.version.as_deref(),
+                    via: p.skill.via.as_deref(),
+                    paths: p.placements.iter().map(|x| shown(&x.path, scope)).collect(),
+                    mode: mode.as_str(),
+                    hash: &p.payload.computed_hash,
                 })
-            })
-            .collect();
-        let skipped: Vec<serde_json::Value> = skipped
-            .iter()
-            .map(|(s, why)| json!({"name": s.name, "package": s.package, "reason": why}))
-            .collect();
-        let removed: Vec<&String> = stale.iter().map(|(name, _)| name).collect();
-        let document =
-            json!({"version": 1, "synced": synced, "removed": removed, "skipped": skipped});
-        let mut text = serde_json::to_string_pretty(&document)?;
-        text.push('\n');
-        return printer.data(&text);
+                .collect(),
+            removed: stale.iter().map(|(name, _)| name.as_str()).collect(),
+            skipped: skipped
+                .iter()
+                .map(|(s, why)| JsonLeftOut {
+                    name: &s.name,
+                    package: &s.package,
+                    reason: why,
+                })
+                .collect(),
+        };
+        return crate::json::print(&document, printer);
     }
     for plan in planned {
         printer.status(format_args!(

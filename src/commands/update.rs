@@ -4,7 +4,7 @@
 //! An installed copy edited since it was installed is not replaced without `--force`: the
 //! edits would be lost.
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::cli::UpdateArgs;
 use crate::error::{Error, ExitStatus};
@@ -253,6 +253,26 @@ fn version(entry: &LockEntry) -> String {
     }
 }
 
+/// `update --json`: the skills updated, from which commit to which and what changed in their
+/// files, and those that failed.
+#[derive(Serialize)]
+struct JsonUpdate<'a> {
+    version: u32,
+    updated: Vec<JsonUpdated<'a>>,
+    failed: Vec<crate::json::Failed<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonUpdated<'a> {
+    name: &'a str,
+    from: Option<&'a str>,
+    to: Option<&'a str>,
+    hash: &'a str,
+    added: &'a [String],
+    removed: &'a [String],
+    modified: &'a [String],
+}
+
 fn report(
     updated: &[Updated],
     failures: &[(String, String)],
@@ -260,29 +280,23 @@ fn report(
     printer: &Printer,
 ) -> Result<(), Error> {
     if as_json {
-        let skills: Vec<serde_json::Value> = updated
-            .iter()
-            .map(|u| {
-                json!({
-                    "name": u.name,
-                    "from": u.before.commit,
-                    "to": u.after.commit,
-                    "hash": u.after.computed_hash,
-                    "added": u.diff.added,
-                    "removed": u.diff.removed,
-                    "modified": u.diff.modified,
+        let document = JsonUpdate {
+            version: crate::json::VERSION,
+            updated: updated
+                .iter()
+                .map(|u| JsonUpdated {
+                    name: &u.name,
+                    from: u.before.commit.as_deref(),
+                    to: u.after.commit.as_deref(),
+                    hash: &u.after.computed_hash,
+                    added: &u.diff.added,
+                    removed: &u.diff.removed,
+                    modified: &u.diff.modified,
                 })
-            })
-            .collect();
-        let failed: Vec<serde_json::Value> = failures
-            .iter()
-            .map(|(name, reason)| json!({"name": name, "reason": reason}))
-            .collect();
-        let mut text = serde_json::to_string_pretty(
-            &json!({"version": 1, "updated": skills, "failed": failed}),
-        )?;
-        text.push('\n');
-        return printer.data(&text);
+                .collect(),
+            failed: crate::json::Failed::all(failures),
+        };
+        return crate::json::print(&document, printer);
     }
     if updated.is_empty() {
         printer.status("nothing to update");

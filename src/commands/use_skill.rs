@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::cli::UseArgs;
 use crate::error::{Error, ExitStatus};
@@ -30,6 +30,16 @@ const AGENTS: [(&str, &str); 3] = [
 /// What precedes the activation block, so that a prompt piped into an agent says what to do.
 const PREAMBLE: &str = "Use the following skill for the user's next request: follow its \
 instructions, and read its files from the skill directory when it refers to them.\n\n";
+
+/// `use --json`: the skill, the folder its files were written to, and its activation prompt.
+#[derive(Serialize)]
+struct JsonUse<'a> {
+    version: u32,
+    name: &'a str,
+    directory: String,
+    hash: &'a str,
+    prompt: &'a str,
+}
 
 pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let command = args.agent.as_deref().map(agent_command).transpose()?;
@@ -55,16 +65,14 @@ pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         return launch(command, &prompt);
     }
     if args.json {
-        let document = json!({
-            "version": 1,
-            "name": skill.name,
-            "directory": dir.display().to_string(),
-            "hash": payload.computed_hash,
-            "prompt": prompt,
-        });
-        let mut text = serde_json::to_string_pretty(&document)?;
-        text.push('\n');
-        printer.data(&text)?;
+        let document = JsonUse {
+            version: crate::json::VERSION,
+            name: &skill.name,
+            directory: dir.display().to_string(),
+            hash: &payload.computed_hash,
+            prompt: &prompt,
+        };
+        crate::json::print(&document, printer)?;
     } else {
         printer.data(&prompt)?;
     }

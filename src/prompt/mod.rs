@@ -121,24 +121,30 @@ pub fn catalog(index: &SkillIndex, options: CatalogOptions) -> (Vec<Entry>, Vec<
 /// description and the whole frontmatter are as YAML reads them (a folded description keeps its
 /// final newline), unlike the catalogs for models, which trim.
 pub fn json(entries: &[Entry]) -> String {
-    let skills: Vec<Value> = entries
+    let skills: Vec<JsonEntry<'_>> = entries
         .iter()
-        .map(|e| {
-            let description = match e.frontmatter.get("description") {
-                Some(Value::String(text)) => text.clone(),
-                _ => e.description.clone(),
-            };
-            serde_json::json!({
-                "name": e.name, "description": description, "location": e.location, "uri": e.uri,
-                "frontmatter": e.frontmatter,
-            })
+        .map(|e| JsonEntry {
+            name: &e.name,
+            description: match e.frontmatter.get("description") {
+                Some(Value::String(text)) => text,
+                _ => &e.description,
+            },
+            location: &e.location,
+            uri: &e.uri,
+            frontmatter: &e.frontmatter,
         })
         .collect();
-    let mut text =
-        serde_json::to_string_pretty(&serde_json::json!({"version": 1, "skills": skills}))
-            .unwrap_or_default();
-    text.push('\n');
-    text
+    crate::json::pretty(&crate::json::Skills::new(&skills)).unwrap_or_default()
+}
+
+/// An item of the catalog's `--format json`.
+#[derive(Serialize)]
+struct JsonEntry<'a> {
+    name: &'a str,
+    description: &'a str,
+    location: &'a str,
+    uri: &'a str,
+    frontmatter: &'a serde_json::Map<String, Value>,
 }
 
 /// `- **name**: description` lines (line breaks in descriptions become spaces).

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::common::{TestContext, repo, run, write};
 use crate::gitfixture::{GitDaemon, Upstream, git};
+use crate::snapshot_output;
 
 pub fn fixture(name: &str) -> PathBuf {
     repo().join("tests/fixtures/repos").join(name)
@@ -261,7 +262,7 @@ fn discovery_follows_the_reference_order() {
         .args(["add", "--list", "--json"])
         .arg(fixture("internal"))
         .env("INSTALL_INTERNAL_SKILLS", "1"));
-    assert!(output.stdout.contains("secret-internal"));
+    snapshot_output!(context, output);
     let output = run(context
         .command()
         .args(["add", "--list", "--full-depth"])
@@ -608,14 +609,7 @@ fn no_terminal_no_prompt() {
             "sisu",
         ])
         .arg(fixture("flat")));
-    assert_eq!(output.code, 0, "{}", output.stderr);
-    assert!(
-        output
-            .stdout
-            .contains(".sisu/skills/pdf-forms -> ../../.agents/skills/pdf-forms"),
-        "{}",
-        output.stdout
-    );
+    snapshot_output!(context, output);
     assert!(
         tree(&context.project).is_empty(),
         "a dry run writes nothing"
@@ -641,10 +635,7 @@ fn failure_half_way_leaves_everything_as_it_was() {
     let before_tree = tree(&context.project);
     let before_lock = std::fs::read(context.project.join("skills-lock.json")).unwrap();
     let sisu = context.project.join(".sisu/skills");
-    let Some(read_only) = ReadOnly::make(&sisu) else {
-        skip("cannot make a folder unwritable here");
-        return;
-    };
+    let read_only = ReadOnly::make(&sisu);
     let output = run(context
         .command()
         .args([
@@ -669,20 +660,25 @@ fn failure_half_way_leaves_everything_as_it_was() {
     );
 }
 
-#[expect(
-    clippy::print_stderr,
-    reason = "a test that cannot run here says so in the test log"
-)]
-pub fn skip(why: &str) {
-    eprintln!("skipped: {why}");
-}
-
 /// A folder made unwritable for the duration of a test: read-only for a normal user, immutable
 /// (`chattr +i`) for root, who ignores permissions.
 struct ReadOnly(PathBuf, bool);
 
 impl ReadOnly {
-    fn make(dir: &Path) -> Option<ReadOnly> {
+    /// Fails the test (never skips it) where the folder cannot be made unwritable: as root that
+    /// needs `chattr` (Debian's `e2fsprogs`, which `.ci/run` installs) and a file system and
+    /// capability (`CAP_LINUX_IMMUTABLE`) that allow the immutable attribute.
+    fn make(dir: &Path) -> ReadOnly {
+        Self::try_make(dir).unwrap_or_else(|| {
+            panic!(
+                "cannot make {} unwritable: as root this test needs `chattr` (e2fsprogs) and the \
+                 CAP_LINUX_IMMUTABLE capability",
+                dir.display()
+            )
+        })
+    }
+
+    fn try_make(dir: &Path) -> Option<ReadOnly> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -814,7 +810,7 @@ fn remove_by_name_source_agent_and_all() {
     let output = run(context
         .command()
         .args(["remove", "pdf-forms", "-a", "sisu", "-y"]));
-    assert_eq!(output.code, 0, "{}", output.stderr);
+    snapshot_output!(context, output);
     assert!(!context.project.join(".sisu/skills/pdf-forms").exists());
     assert!(context.project.join(".claude/skills/pdf-forms").exists());
     assert_eq!(
@@ -830,13 +826,13 @@ fn remove_by_name_source_agent_and_all() {
     assert!(lock(&context)["skills"].get("pdf-forms").is_none());
     // By name, everywhere.
     let output = run(context.command().args(["rm", "csv-tools", "-y"]));
-    assert_eq!(output.code, 0, "{}", output.stderr);
+    snapshot_output!(context, output);
     assert!(!context.project.join(".agents/skills/csv-tools").exists());
     assert!(!context.project.join(".claude/skills/csv-tools").exists());
     // By source.
     let display = add_source_display(&context, &source);
     let output = run(context.command().args(["remove", &display, "-y"]));
-    assert_eq!(output.code, 0, "{}", output.stderr);
+    snapshot_output!(context, output);
     assert!(lock(&context)["skills"].as_object().unwrap().is_empty());
     assert!(tree(&context.project.join(".agents/skills")).is_empty());
     // --all, and an unknown name.
@@ -846,16 +842,9 @@ fn remove_by_name_source_agent_and_all() {
         .arg(&source));
     // Removing what is not there is already done: a warning, exit 0 (as the reference).
     let output = run(context.command().args(["remove", "nope", "-y"]));
-    assert_eq!(output.code, 0);
-    assert!(
-        output
-            .stderr
-            .contains("warning: no installed skill or source named `nope`"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     let output = run(context.command().args(["remove", "--all", "-y"]));
-    assert_eq!(output.code, 0, "{}", output.stderr);
+    snapshot_output!(context, output);
     assert!(tree(&context.project.join(".claude/skills")).is_empty());
 }
 

@@ -116,12 +116,30 @@ impl TestContext {
         )
     }
 
-    /// Insta filters that hide the temp dir.
+    /// Insta filters that hide the temp dir, the fixtures' folder and the ports of loopback
+    /// servers.
     pub fn filters(&self) -> Vec<(String, String)> {
         let root = self.temp.path().to_string_lossy().into_owned();
         let canonical =
             std::fs::canonicalize(self.temp.path()).map(|p| p.to_string_lossy().into_owned());
-        let mut filters = vec![(regex_escape(&root), "[TEMP]".to_owned())];
+        // A port of the ephemeral range has 5 digits wherever the tests run, so a table that
+        // shows one keeps its width.
+        let mut filters = vec![
+            (regex_escape(&root), "[TEMP]".to_owned()),
+            (
+                r"127\.0\.0\.1:\d+".to_owned(),
+                "127.0.0.1:[PORT]".to_owned(),
+            ),
+            // The fixtures, absolute or relative to the project: the checkout's place varies.
+            (
+                r"(?:\.\./)+\S*?tests/fixtures".to_owned(),
+                "[FIXTURES]".to_owned(),
+            ),
+            (
+                regex_escape(&repo().join("tests/fixtures").to_string_lossy()),
+                "[FIXTURES]".to_owned(),
+            ),
+        ];
         if let Ok(canonical) = canonical
             && canonical != root
         {
@@ -182,6 +200,24 @@ pub fn run(command: &mut Command) -> Output {
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
+}
+
+/// Snapshots the exit code, stdout and stderr of an [`Output`] already run, as `snapshot!` does
+/// those of a command, in a snapshot file.
+#[macro_export]
+macro_rules! snapshot_output {
+    ($context:expr, $output:expr) => {{
+        let output: &$crate::common::Output = &$output;
+        let mut settings = insta::Settings::clone_current();
+        for (from, to) in $context.filters() {
+            settings.add_filter(&from, to);
+        }
+        let output = format!(
+            "exit: {}\n----- stdout -----\n{}----- stderr -----\n{}",
+            output.code, output.stdout, output.stderr
+        );
+        settings.bind(|| insta::assert_snapshot!(output));
+    }};
 }
 
 /// Runs `command` and snapshots `exit code`, stdout and stderr together.

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use crate::add::{lock, tree};
 use crate::common::{Output, TestContext, run};
 use crate::httpserver::HttpServer;
+use crate::snapshot_output;
 
 fn skills(context: &TestContext, args: &[&str]) -> Output {
     run(context.command().args(args))
@@ -212,15 +213,7 @@ fn remove_aliases_skill_option_any_case_and_idempotence() {
     // Removing what is not there is a warning, not a failure; nothing else changes.
     let before = std::fs::read(context.project.join("skills-lock.json")).unwrap();
     let output = skills(&context, &["remove", "alpha", "nope", "-y"]);
-    ok(&output);
-    assert!(
-        output
-            .stderr
-            .contains("warning: no installed skill or source named `alpha`")
-            && output.stderr.contains("`nope`"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     assert_eq!(
         std::fs::read(context.project.join("skills-lock.json")).unwrap(),
         before
@@ -240,12 +233,7 @@ fn remove_without_a_terminal_says_what_and_removes_nothing() {
     ok(&add(&context, "alpha", &["-a", "claude-code"]));
     let before = tree(&context.project);
     let output = skills(&context, &["remove", "alpha"]);
-    assert_eq!(output.code, 1, "{}", output.stderr);
-    assert!(
-        output.stderr.contains("alpha (.claude/skills/alpha)") && output.stderr.contains("`-y`"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     assert_eq!(tree(&context.project), before);
     // `--all` needs no `-y`, as in the reference.
     ok(&skills(&context, &["remove", "--all"]));
@@ -305,12 +293,7 @@ fn update_alias_and_scope_options() {
     );
     // `-p`: the project's only; nothing left to do.
     let output = skills(&context, &["update", "-p", "-y"]);
-    ok(&output);
-    assert!(
-        output.stderr.contains("nothing to update"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     // Where the project has no skills, `update` is the user's (as the reference decides it).
     let elsewhere = context.temp.path().join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
@@ -382,17 +365,7 @@ fn list_skips_a_skill_md_without_frontmatter() {
         "# Just notes\n\nNo frontmatter.\n",
     );
     let output = skills(&context, &["list", "--json"]);
-    ok(&output);
-    let listed: Value = serde_json::from_str(&output.stdout).unwrap();
-    assert_eq!(listed["skills"].as_array().unwrap().len(), 1);
-    assert_eq!(listed["skills"][0]["name"], "good");
-    assert!(
-        output
-            .stderr
-            .contains("warning: skipped `.claude/skills/notes`"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
 }
 
 #[test]

@@ -15,6 +15,7 @@ mod generated;
 mod help;
 mod httpserver;
 mod init;
+mod json;
 mod lifecycle;
 mod lint;
 mod list;

@@ -1,6 +1,6 @@
 //! `skills sync` (`experimental_sync`): skills shipped in packages, over a real `node_modules`
-//! made by `npm install` of local package folders. Skipped only when `npm` is not installed
-//! (`.ci/run` installs it, so CI never skips).
+//! made by `npm install` of local package folders. They need `npm`, and fail (never skip)
+//! without it: `.ci/run` installs it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use crate::add::{lock, tree};
 use crate::common::{Output, TestContext, run, write};
+use crate::snapshot_output;
 
 fn ok(output: &Output) {
     assert_eq!(output.code, 0, "{}\n{}", output.stdout, output.stderr);
@@ -21,7 +22,7 @@ fn skill_md(name: &str, extra: &str) -> String {
 }
 
 /// A package folder `name` (version 1.0.0) shipping `skills/<skill>/SKILL.md` for each skill.
-fn package(root: &Path, name: &str, skills: &[&str]) -> PathBuf {
+pub fn package(root: &Path, name: &str, skills: &[&str]) -> PathBuf {
     let dir = root.join("packages").join(name);
     write(
         &dir.join("package.json"),
@@ -37,12 +38,12 @@ fn package(root: &Path, name: &str, skills: &[&str]) -> PathBuf {
 }
 
 /// `npm install` of local folders into the project, offline, with npm's cache and config in
-/// the test's temp dir. `None` when npm is not installed.
-fn npm_install(context: &TestContext, folders: &[&Path]) -> Option<()> {
-    if Command::new("npm").arg("--version").output().is_err() {
-        crate::add::skip("npm is not installed (`.ci/run` installs it)");
-        return None;
-    }
+/// the test's temp dir. Fails the test where npm is not installed.
+pub fn npm_install(context: &TestContext, folders: &[&Path]) {
+    assert!(
+        Command::new("npm").arg("--version").output().is_ok(),
+        "the sync tests need `npm` (`.ci/run` installs it: `apt-get install npm`)"
+    );
     let root = context.temp.path();
     let output = Command::new("npm")
         .args([
@@ -65,7 +66,6 @@ fn npm_install(context: &TestContext, folders: &[&Path]) -> Option<()> {
         "npm install failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    Some(())
 }
 
 fn link(path: &Path) -> String {
@@ -85,27 +85,15 @@ fn sync_links_packaged_skills_and_follows_the_packages() {
         &context.project.join("package.json"),
         json!({"name": "app", "version": "0.0.0"}).to_string(),
     );
-    if npm_install(&context, &[&tools, &other]).is_none() {
-        return;
-    }
+    npm_install(&context, &[&tools, &other]);
     // Without a terminal and without `-y`: what would happen, nothing done, exit 1.
     let output = run(context.command().arg("sync"));
-    assert_eq!(output.code, 1, "{}", output.stderr);
-    assert!(
-        output.stderr.contains("pdf-tools") && output.stderr.contains("`-y`"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     assert!(!context.project.join(".agents").exists());
     assert!(!context.project.join("skills-lock.json").exists());
     // `--dry-run` prints the plan on stdout and changes nothing either.
     let output = run(context.command().args(["sync", "--dry-run"]));
-    ok(&output);
-    assert!(
-        output.stdout.contains("sync code-review ← @acme/review"),
-        "{}",
-        output.stdout
-    );
+    snapshot_output!(context, output);
     assert!(!context.project.join(".agents").exists());
     // `npx skills experimental_sync -a claude-code -y`.
     ok(&run(context.command().args([
@@ -194,9 +182,7 @@ fn sync_copy_and_what_it_leaves_alone() {
         &context.project.join("package.json"),
         json!({"name": "app", "version": "0.0.0"}).to_string(),
     );
-    if npm_install(&context, &[&tools]).is_none() {
-        return;
-    }
+    npm_install(&context, &[&tools]);
     // A skill of the same name added with `skills add` is not sync's to replace.
     context.skill("src/shared", "shared");
     ok(&run(context.command().args([
@@ -209,14 +195,7 @@ fn sync_copy_and_what_it_leaves_alone() {
     let output = run(context
         .command()
         .args(["sync", "--copy", "-a", "claude-code", "-y"]));
-    ok(&output);
-    assert!(
-        output
-            .stderr
-            .contains("skipped `shared` from `pdf-kit`: installed with `skills add`"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     assert_eq!(lock(&context)["skills"]["shared"]["sourceType"], "local");
     // `--copy`: copies, nothing linked into `node_modules`.
     assert_eq!(
@@ -258,11 +237,6 @@ fn sync_copy_and_what_it_leaves_alone() {
 fn sync_without_package_json_has_nothing_to_do() {
     let context = TestContext::new();
     let output = run(context.command().args(["sync", "-y"]));
-    ok(&output);
-    assert!(
-        output.stderr.contains("Nothing to sync"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     assert_eq!(std::fs::read_dir(&context.project).unwrap().count(), 0);
 }

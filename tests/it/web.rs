@@ -14,6 +14,7 @@ use sha2::Digest as _;
 use crate::add::tree;
 use crate::common::{Output, TestContext, run};
 use crate::httpserver::{HttpServer, Route, https_server};
+use crate::snapshot_output;
 
 fn skill_md(name: &str) -> String {
     format!(
@@ -162,12 +163,7 @@ fn well_known_v1_index_add_list_lock_and_install_frozen() {
     let context = TestContext::new();
     let server = site();
     let output = skills(&context, &["add", &server.url, "--list"]);
-    assert_eq!(output.code, 0, "{}", output.stderr);
-    assert!(
-        output.stdout.contains("pdf") && output.stdout.contains("Take notes."),
-        "{}",
-        output.stdout
-    );
+    snapshot_output!(context, output);
     assert_eq!(
         server.requests(),
         ["GET /.well-known/agent-skills/index.json"],
@@ -222,7 +218,7 @@ fn well_known_v1_index_add_list_lock_and_install_frozen() {
         "print('fill v2')\n",
     );
     let output = skills(&context, &["check", "--exit-code"]);
-    assert_eq!(output.code, 1, "{}{}", output.stdout, output.stderr);
+    snapshot_output!(context, output);
     // The lock can no longer be reproduced from its source, even where a copy is in place.
     let before = tree(&fresh.project);
     let output = skills(&fresh, &["install", "--frozen"]);
@@ -538,7 +534,7 @@ fn extra_certificates_come_from_ssl_cert_file() {
     assert_eq!(tree(&context.project), Vec::<String>::new());
 }
 
-fn search_api(server: &HttpServer) {
+pub fn search_api(server: &HttpServer) {
     server.file(
         "/api/search",
         json!({"skills": [
@@ -568,13 +564,7 @@ fn find_searches_the_directory_and_reports_errors() {
         run(&mut command)
     };
     let output = find(&server.url, &["pdf", "--owner", "acme", "--limit", "5"]);
-    assert_eq!(output.code, 0, "{}", output.stderr);
-    assert!(
-        output.stdout.contains("skills add anthropics/skills@pdf")
-            && output.stdout.contains("1234"),
-        "{}",
-        output.stdout
-    );
+    snapshot_output!(context, output);
     assert_eq!(
         server.requests(),
         ["GET /api/search?q=pdf&limit=5&owner=acme"]

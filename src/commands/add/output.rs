@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Limits};
@@ -54,6 +54,70 @@ pub fn describe_plan(
         }
     }
     out
+}
+
+/// `add --json`: the source, then one item per skill installed or refused.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonAdd<'a> {
+    version: u32,
+    source: &'a str,
+    source_type: &'a str,
+    commit: Option<&'a str>,
+    scope: &'static str,
+    skills: Vec<JsonAdded<'a>>,
+}
+
+/// An item of `add --json`'s `skills`: installed, or skipped with the reason (a refusal of the
+/// install gate among them).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JsonAdded<'a> {
+    Installed(Box<JsonInstalled<'a>>),
+    Skipped {
+        name: &'a str,
+        status: &'static str,
+        reason: &'a str,
+    },
+}
+
+/// An installed skill: the fields of `npx skills add --json` first, in its order, then ours.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonInstalled<'a> {
+    name: &'a str,
+    status: &'static str,
+    source: &'a str,
+    #[serde(rename = "ref")]
+    git_ref: Option<&'a str>,
+    hash: &'a str,
+    path: Option<String>,
+    scope: &'static str,
+    agents: &'a [&'a str],
+    mode: &'static str,
+    /// Always null: the reference's field, which our install gate does not fill.
+    security: Option<()>,
+    folder: &'a str,
+    paths: Vec<String>,
+    agent_ids: &'a [String],
+    commit: Option<&'a str>,
+    files: usize,
+}
+
+/// `add --list --json`: what the source offers.
+#[derive(Serialize)]
+struct JsonOffers<'a> {
+    version: u32,
+    source: &'a str,
+    commit: Option<&'a str>,
+    skills: Vec<JsonOffer<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonOffer<'a> {
+    name: &'a str,
+    description: &'a str,
+    path: &'a str,
 }
 
 /// What one `add` installed, for its report.
@@ -114,45 +178,52 @@ impl Installed<'_> {
             }
             _ => origin.source.clone(),
         };
-        let mut skills: Vec<serde_json::Value> = staged
+        let scope_name = if scope.global { "global" } else { "project" };
+        let mut skills: Vec<JsonAdded<'_>> = staged
             .iter()
             .map(|s| {
-                let path = s.planned.placements.first().map(|p| p.path.display().to_string());
-                json!({
-                    "name": s.planned.name,
-                    "status": "installed",
-                    "source": source,
-                    "ref": origin.git_ref,
-                    "hash": s.computed_hash,
-                    "path": path,
-                    "scope": if scope.global { "global" } else { "project" },
-                    "agents": display_names,
-                    "mode": mode.as_str(),
-                    "security": null,
-                    "folder": s.planned.folder,
-                    "paths": s.planned.placements.iter().map(|p| shown(&p.path, scope)).collect::<Vec<_>>(),
-                    "agentIds": agents,
-                    "commit": origin.commit,
-                    "files": s.digests.len(),
-                })
+                JsonAdded::Installed(Box::new(JsonInstalled {
+                    name: &s.planned.name,
+                    status: "installed",
+                    source: &source,
+                    git_ref: origin.git_ref.as_deref(),
+                    hash: &s.computed_hash,
+                    path: s
+                        .planned
+                        .placements
+                        .first()
+                        .map(|p| p.path.display().to_string()),
+                    scope: scope_name,
+                    agents: &display_names,
+                    mode: mode.as_str(),
+                    security: None,
+                    folder: &s.planned.folder,
+                    paths: s
+                        .planned
+                        .placements
+                        .iter()
+                        .map(|p| shown(&p.path, scope))
+                        .collect(),
+                    agent_ids: agents,
+                    commit: origin.commit.as_deref(),
+                    files: s.digests.len(),
+                }))
             })
             .collect();
-        skills.extend(
-            skipped
-                .iter()
-                .map(|(n, r)| json!({"name": n, "status": "skipped", "reason": r})),
-        );
-        let document = json!({
-            "version": 1,
-            "source": origin.source,
-            "sourceType": origin.source_type.as_str(),
-            "commit": origin.commit,
-            "scope": if scope.global { "global" } else { "project" },
-            "skills": skills,
-        });
-        let mut text = serde_json::to_string_pretty(&document)?;
-        text.push('\n');
-        printer.data(&text)
+        skills.extend(skipped.iter().map(|(name, reason)| JsonAdded::Skipped {
+            name,
+            status: "skipped",
+            reason,
+        }));
+        let document = JsonAdd {
+            version: crate::json::VERSION,
+            source: &origin.source,
+            source_type: origin.source_type.as_str(),
+            commit: origin.commit.as_deref(),
+            scope: scope_name,
+            skills,
+        };
+        crate::json::print(&document, printer)
     }
 }
 
@@ -169,14 +240,20 @@ pub fn list(
         .filter(|s| show_internal || !s.internal)
         .collect();
     if as_json {
-        let skills: Vec<serde_json::Value> = visible
-            .iter()
-            .map(|s| json!({"name": s.name, "description": s.description, "path": s.path}))
-            .collect();
-        let document = json!({"version": 1, "source": opened.origin.source, "commit": opened.origin.commit, "skills": skills});
-        let mut text = serde_json::to_string_pretty(&document)?;
-        text.push('\n');
-        printer.data(&text)?;
+        let document = JsonOffers {
+            version: crate::json::VERSION,
+            source: &opened.origin.source,
+            commit: opened.origin.commit.as_deref(),
+            skills: visible
+                .iter()
+                .map(|s| JsonOffer {
+                    name: &s.name,
+                    description: &s.description,
+                    path: &s.path,
+                })
+                .collect(),
+        };
+        crate::json::print(&document, printer)?;
         return Ok(ExitStatus::Success);
     }
     let mut table = crate::output::table(&["Name", "Path", "Description"]);
