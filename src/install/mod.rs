@@ -34,6 +34,8 @@ pub use transaction::{Committed, Removal, Transaction, commit, remove_any, remov
 pub enum InstallError {
     #[error("`{path}` is a symlink to `{target}`, which leaves the source")]
     SymlinkEscapes { path: String, target: String },
+    #[error("`{path}` is a symlink to `{target}`, which leads nowhere (missing, or a loop)")]
+    SymlinkDangles { path: String, target: String },
     #[error("`{path}` is {size} bytes, over the limit of {limit} (--max-file-size)")]
     FileTooLarge { path: String, size: u64, limit: u64 },
     #[error("the skill is {size} bytes, over the limit of {limit} (--max-skill-size)")]

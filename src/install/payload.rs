@@ -1,12 +1,14 @@
 //! A skill read out of its source into memory ([`Payload`]) and checked before anything is
 //! written: symlinks are dereferenced while they stay inside the source and refused when they
 //! leave it, files and the whole skill are held to [`Limits`], special files are refused.
-//! The reference's `computedHash` is taken over the same walk.
+//! The reference's `computedHash` is taken over the same walk. Which files are installed,
+//! hashed or left out is decided by [`crate::skill::files`], for every kind of source.
 
 use std::path::{Component, Path};
 
 use super::InstallError;
 use crate::lock;
+use crate::skill::files;
 use crate::source::tree::{Kind, SourceTree, join};
 
 /// Limits on what one skill may bring.
@@ -151,18 +153,18 @@ impl Collector<'_> {
             let rel = join(prefix, &entry.name);
             match entry.kind {
                 Kind::Dir => {
-                    if entry.name == ".git" {
+                    if !files::is_entered(&entry.name) {
                         continue;
                     }
-                    let hash = hash && entry.name != "node_modules";
+                    let hash = hash && files::is_hashed(&entry.name);
                     self.walk(&source_path, &rel, depth + 1, hash)?;
                 }
                 Kind::File { executable } => {
                     let bytes = self.read(&source_path, &rel)?;
-                    if hash && !rel.split('/').any(|p| p == "node_modules") {
+                    if hash && files::is_hashed(&rel) {
                         self.hashed.push((rel.clone(), bytes.clone()));
                     }
-                    if rel != "metadata.json" {
+                    if files::is_installed(&rel) {
                         self.push(rel, bytes, executable)?;
                     }
                 }
@@ -202,6 +204,10 @@ impl Collector<'_> {
             }
             Some(Kind::Dir) => self.walk(&resolved, rel, depth + 1, false),
             Some(Kind::Symlink) if depth < 8 => self.link(&resolved, rel, depth + 1),
+            None | Some(Kind::Symlink) => Err(InstallError::SymlinkDangles {
+                path: rel.to_owned(),
+                target: target.clone(),
+            }),
             _ => Err(escapes()),
         }
     }

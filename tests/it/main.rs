@@ -18,6 +18,7 @@ mod init;
 mod lifecycle;
 mod lint;
 mod list;
+mod manifest;
 mod prompt;
 mod security;
 mod serve;
