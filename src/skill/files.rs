@@ -53,6 +53,9 @@ pub const NEVER_ENTERED: &str = ".git";
 pub const DEPENDENCIES: &str = "node_modules";
 /// The reference installer's bookkeeping file at the top of a skill: hashed, not installed.
 pub const METADATA_JSON: &str = "metadata.json";
+/// Folders whose files nothing reads in an installed skill folder ([`Inventory::scan`], `serve`'s
+/// watcher): what is never entered, and dependencies.
+pub const NOT_INSPECTED: &[&str] = &[NEVER_ENTERED, DEPENDENCIES];
 /// Files over this size are not served (the default of `serve --max-file-size`).
 pub const MAX_SERVED_FILE: u64 = 4 << 20;
 

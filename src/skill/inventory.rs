@@ -12,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// Directory names never entered when listing a skill's files: what no reader of an installed
 /// folder looks into ([`super::files`]).
-pub const SKIPPED_DIRS: &[&str] = &[super::files::NEVER_ENTERED, super::files::DEPENDENCIES];
+pub const SKIPPED_DIRS: &[&str] = super::files::NOT_INSPECTED;
 
 /// Deepest folder nesting listed inside one skill.
 pub const MAX_DEPTH: usize = 32;

@@ -19,6 +19,7 @@ mod lifecycle;
 mod lint;
 mod list;
 mod manifest;
+mod naming;
 mod prompt;
 mod security;
 mod serve;
