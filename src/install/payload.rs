@@ -4,8 +4,6 @@
 //! The reference's `computedHash` is taken over the same walk. Which files are installed,
 //! hashed or left out is decided by [`crate::skill::files`], for every kind of source.
 
-use std::path::{Component, Path};
-
 use super::InstallError;
 use crate::lock;
 use crate::skill::files;
@@ -79,22 +77,6 @@ impl Payload {
             .map(|f| (f.rel.clone(), lock::digest(&f.bytes)))
             .collect()
     }
-}
-
-/// Normalizes `base/rel` inside a tree; `None` when it climbs above the tree root.
-fn tree_path(base: &str, rel: &str) -> Option<String> {
-    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
-    for component in Path::new(rel).components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                parts.pop()?;
-            }
-            Component::Normal(part) => parts.push(part.to_str()?),
-            Component::RootDir | Component::Prefix(_) => return None,
-        }
-    }
-    Some(parts.join("/"))
 }
 
 struct Collector<'a> {
@@ -195,7 +177,7 @@ impl Collector<'_> {
         let resolved = if target.starts_with('/') || target.contains('\\') {
             return Err(escapes());
         } else {
-            tree_path(parent, &target).ok_or_else(escapes)?
+            crate::fsutil::resolve_within(parent, &target).ok_or_else(escapes)?
         };
         match self.tree.kind(&resolved) {
             Some(Kind::File { executable }) => {
