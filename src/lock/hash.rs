@@ -23,6 +23,14 @@ pub fn computed_hash<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -
     hex::encode(hasher.finalize())
 }
 
+/// A commit or hash as tables and messages show it: its first 12 characters (all of it when
+/// shorter; never cut inside a character).
+pub fn short(hex: &str) -> &str {
+    hex.char_indices()
+        .nth(12)
+        .map_or(hex, |(end, _)| &hex[..end])
+}
+
 /// `sha256:<hex>` of `bytes`, as in the lock's `files` map and MCP digests.
 pub fn digest(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
@@ -36,6 +44,14 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
+
+    #[test]
+    fn short_never_panics() {
+        assert_eq!(short("0123456789abcdef0123"), "0123456789ab");
+        assert_eq!(short("abc"), "abc");
+        assert_eq!(short(""), "");
+        assert_eq!(short("ééééééééééééé"), "éééééééééééé");
+    }
 
     #[test]
     fn computed_hash_matches_the_reference() {
