@@ -20,6 +20,7 @@ mod lint;
 mod list;
 mod manifest;
 mod naming;
+mod pinned;
 mod prompt;
 mod security;
 mod serve;
