@@ -5,7 +5,12 @@
 //! to one folder count once. Writing records each skill's `files` (and, for skills whose source is
 //! their own folder, `computedHash`); skills the lock does not know become `sourceType: local`
 //! entries with their folder as the source. `computedHash` of a skill installed from elsewhere
-//! describes that source and is left alone. Entries of skills that are not installed are kept.
+//! describes that source and is left alone. Entries of skills that are not installed are kept;
+//! a skill whose folder cannot be read is installed (its files are not recorded, and it says why).
+//!
+//! `--json` prints what `serve` lists in each skill's `_manifest` (the served view of
+//! [`crate::skill::files`]), read from the folder, so a folder `install` cannot read (a dangling
+//! link) is listed too; `unserved` names what the lock records beyond it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -39,6 +39,12 @@
 //!   `skills manifest --json` prints: no dotfiles or files in dot-folders, no secret-named files
 //!   ([`is_secret_name`]), nothing under `node_modules/`, links only as said above.
 //!
+//! Who reads which view: install, the lock, drift (`manifest --check`, `doctor`), `sync`, `use`
+//! and the install gate read the *installed* view through `install::collect` — the gate scans
+//! every byte that will be written, `node_modules/` included; lint, activation and `doctor`'s
+//! file checks read [`Inventory::scan`] (an author's skill, without its dependencies); `serve`
+//! and `manifest --json` read the *served* view.
+//!
 //! Searching for skill folders (the index, source discovery, npm workspaces, `serve`'s watcher)
 //! is another walk with its own list, [`SEARCH_SKIPPED`]: folders that are never searched *for*
 //! skills. It applies to folders that may hold skills, never to the skill folders themselves —
