@@ -34,7 +34,12 @@ pub fn short(hex: &str) -> &str {
 /// `sha256:<hex>` of `bytes`, as in the lock's `files` map and MCP digests.
 pub fn digest(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
+    digest_of(&Sha256::digest(bytes).into())
+}
+
+/// `sha256:<hex>` of a sha256 already taken.
+pub fn digest_of(sha256: &[u8; 32]) -> String {
+    format!("sha256:{}", hex::encode(sha256))
 }
 
 #[cfg(test)]

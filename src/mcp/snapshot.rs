@@ -64,7 +64,7 @@ impl FileMeta {
 
     /// `sha256:<hex>`, as the listing gives it.
     pub fn digest(&self) -> String {
-        format!("sha256:{}", hex::encode(self.digest))
+        crate::lock::hash::digest_of(&self.digest)
     }
 
     pub fn mime(&self) -> &'static str {
