@@ -6,8 +6,10 @@
 //!   names, so the result does not depend on the file system;
 //! - a folder holding `SKILL.md` is a skill and is not searched further; `skill.md` is accepted,
 //!   a `SKILL.md` differing only in case is recorded as a broken skill for lint to report;
-//! - `.git`, `node_modules`, `dist`, `build`, `__pycache__` are skipped, depth is bounded, and
-//!   symlinked folders are followed once (loops end);
+//! - the folders of [`crate::skill::files::SEARCH_SKIPPED`] (`.git`, `node_modules`, `dist`,
+//!   `build`, `__pycache__`) are not searched, except as the children of an agent dir (a project
+//!   or user root), which are skills whatever their names; depth is bounded, and symlinked
+//!   folders are followed once (loops end);
 //! - the same folder reached twice (an agent dir symlinking into `.agents/skills`) is one entry
 //!   with several locations; two different folders with one name: the first wins (project beats
 //!   user scope), the other is kept as shadowed.
