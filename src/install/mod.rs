@@ -44,6 +44,8 @@ pub enum InstallError {
     TooManyFiles { limit: usize },
     #[error("`{path}` is not a regular file, folder or symlink")]
     Special { path: String },
+    #[error("`{path}` is nested deeper than {limit} folders")]
+    TooDeep { path: String, limit: usize },
     #[error("cannot read `{path}` from the source")]
     Read {
         path: String,

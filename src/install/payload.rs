@@ -121,9 +121,10 @@ impl Collector<'_> {
         depth: usize,
         hash: bool,
     ) -> Result<(), InstallError> {
-        if depth > 32 {
-            return Err(InstallError::Special {
-                path: dir.to_owned(),
+        if depth > files::MAX_DEPTH {
+            return Err(InstallError::TooDeep {
+                path: prefix.to_owned(),
+                limit: files::MAX_DEPTH,
             });
         }
         let entries = self.tree.list(dir).map_err(|source| InstallError::Read {
@@ -260,5 +261,28 @@ mod tests {
         std::os::unix::fs::symlink("/etc/passwd", root.join("skill/passwd")).unwrap();
         let err = collect(&tree, "skill", Limits::default()).unwrap_err();
         assert!(matches!(err, InstallError::SymlinkEscapes { .. }), "{err}");
+        std::fs::remove_file(root.join("skill/passwd")).unwrap();
+        std::os::unix::fs::symlink("missing.md", root.join("skill/dangling")).unwrap();
+        let err = collect(&tree, "skill", Limits::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`dangling` is a symlink to `missing.md`, which leads nowhere (missing, or a loop)"
+        );
+    }
+
+    #[test]
+    fn too_deep_is_said() {
+        let tmp = tempfile::tempdir().unwrap();
+        let deep: std::path::PathBuf = (0..40).map(|_| "d").collect();
+        std::fs::create_dir_all(tmp.path().join("skill").join(&deep)).unwrap();
+        std::fs::write(tmp.path().join("skill/SKILL.md"), "x").unwrap();
+        let tree = LocalTree {
+            root: tmp.path().to_path_buf(),
+        };
+        let err = collect(&tree, "skill", Limits::default()).unwrap_err();
+        assert!(
+            matches!(err, InstallError::TooDeep { limit: 32, .. }),
+            "{err}"
+        );
     }
 }

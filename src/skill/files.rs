@@ -25,6 +25,8 @@
 //!   a link to a folder are not served.
 //! - **Special files** (sockets, FIFOs, devices) are never part of a skill: install refuses them,
 //!   the served view leaves them out.
+//! - **Depth**: folders nested deeper than [`MAX_DEPTH`] are not read: install refuses the
+//!   skill, the inventory reports them.
 //! - **Sizes**: install holds a skill to its limits (`--max-file-size`, …); the served view leaves
 //!   out files over [`MAX_SERVED_FILE`] (`serve --max-file-size`).
 //! - **Order**: by byte order of the `/`-separated path; the served view lists `SKILL.md` first,
@@ -62,6 +64,8 @@ pub const METADATA_JSON: &str = "metadata.json";
 /// Folders whose files nothing reads in an installed skill folder ([`Inventory::scan`], `serve`'s
 /// watcher): what is never entered, and dependencies.
 pub const NOT_INSPECTED: &[&str] = &[NEVER_ENTERED, DEPENDENCIES];
+/// Deepest folder nesting read inside one skill: deeper folders are reported, not read.
+pub const MAX_DEPTH: usize = 32;
 /// Files over this size are not served (the default of `serve --max-file-size`).
 pub const MAX_SERVED_FILE: u64 = 4 << 20;
 

@@ -15,7 +15,7 @@ use std::path::{Component, Path, PathBuf};
 pub const SKIPPED_DIRS: &[&str] = super::files::NOT_INSPECTED;
 
 /// Deepest folder nesting listed inside one skill.
-pub const MAX_DEPTH: usize = 32;
+pub const MAX_DEPTH: usize = super::files::MAX_DEPTH;
 /// Most entries listed for one skill; a larger folder is reported, not listed further.
 pub const MAX_ENTRIES: usize = 100_000;
 
