@@ -468,8 +468,10 @@ pub struct UpdateArgs {
     after_long_help = "Skills found in the project's agent dirs that the lock does not know \
 (made by hand, or copied in) are recorded as `sourceType: \"local\"` with their folder as the source. \
 Entries of skills that are not installed are kept.\n\n\
-`--json` prints each skill's files as `{\"skill\": NAME, \"files\": [{\"path\", \"size\", \"hash\"}]}`, \
-the `_manifest` format `skills serve` serves."
+`--json` prints each skill's files as `{\"skill\": NAME, \"files\": [{\"path\", \"size\", \"hash\"}], \
+\"unserved\": [PATH]}`: `skill` and `files` are exactly what `skills serve` lists in `skill://NAME/_manifest` \
+(no dotfiles, secret-named files, node_modules or files over 4 MiB); `unserved` names the files the lock \
+records beyond them."
 )]
 pub struct ManifestArgs {
     /// Verify instead of writing: exit 1 when an installed skill differs from the lock

@@ -4,6 +4,11 @@
 //! (or a crash) sees either the old bytes or the new ones. Permissions of a replaced file are kept.
 //! Every temp name starts with [`TEMP_PREFIX`], which the index and `doctor` know to skip; and
 //! [`relative_path`] gives the relative links and lock paths between two absolute folders.
+//!
+//! Paths *inside* a skill, a source or an archive (archive entries, the lock's `files`, link
+//! targets, subpaths) are read by one normaliser, [`normal_rel`] (and [`resolve_within`] for a
+//! link's target), with one set of rules; paths of the machine (a local source, `--cwd`) are
+//! `Path`s and keep their own rules (`source::grammar::normalize`).
 
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
@@ -65,6 +70,88 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
     Ok(true)
 }
 
+/// Why a path inside a skill, source or archive is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnsafePath {
+    /// It starts with `/` or a drive (`C:`).
+    Absolute,
+    /// A segment is `..`.
+    Climbs,
+    /// It holds NUL.
+    Nul,
+    /// It holds `\`: a separator on Windows and a name character elsewhere, so the same path
+    /// would name different files on different systems.
+    Backslash,
+}
+
+impl std::fmt::Display for UnsafePath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            UnsafePath::Absolute => "it is absolute",
+            UnsafePath::Climbs => "it climbs with `..`",
+            UnsafePath::Nul => "it holds NUL",
+            UnsafePath::Backslash => "it holds a backslash",
+        })
+    }
+}
+
+/// A relative path inside a skill, a source or an archive, checked and written one way: segments
+/// joined by `/`, no `.` and no empty segment.
+///
+/// Rules: `/` is the only separator; `.` segments and empty ones (`a//b`, a trailing `/`) are
+/// dropped, so the root itself (`""`, `.`, `./`) is `""`; a `..` segment is refused (a link's
+/// `..` is followed by [`resolve_within`]); an absolute path is refused — a leading `/`, or a
+/// first segment that is a Windows drive (one ASCII letter and `:`, as in `C:` or `C:/x`; `a:b`
+/// is a name); NUL and `\` are refused (checked last, so a path refused for another reason
+/// says that reason).
+pub fn normal_rel(path: &str) -> Result<String, UnsafePath> {
+    let is_drive = |segment: &str| {
+        let bytes = segment.as_bytes();
+        bytes.len() == 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':'
+    };
+    if path.starts_with('/') || path.split(['/', '\\']).next().is_some_and(is_drive) {
+        return Err(UnsafePath::Absolute);
+    }
+    let mut segments = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => return Err(UnsafePath::Climbs),
+            _ => segments.push(segment),
+        }
+    }
+    if path.contains('\0') {
+        return Err(UnsafePath::Nul);
+    }
+    if path.contains('\\') {
+        return Err(UnsafePath::Backslash);
+    }
+    Ok(segments.join("/"))
+}
+
+/// The path `rel` (a link's target, relative to folder `base`) leads to inside a tree, under
+/// [`normal_rel`]'s rules, except that `..` goes up a folder: `None` when it climbs above the
+/// tree's root or is refused otherwise.
+pub fn resolve_within(base: &str, rel: &str) -> Option<String> {
+    if rel.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
+    for segment in rel.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            name => {
+                normal_rel(name).ok()?;
+                parts.push(name);
+            }
+        }
+    }
+    Some(parts.join("/"))
+}
+
 /// The relative path from folder `from` to `to` (both absolute), for relative symlinks.
 pub fn relative_path(from: &Path, to: &Path) -> PathBuf {
     let from: Vec<Component> = from.components().collect();
@@ -118,6 +205,42 @@ mod tests {
         }
         let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
         assert_eq!(leftovers, 1, "no temp file is left behind");
+    }
+
+    #[test]
+    fn normal_relative_paths() {
+        for (path, normal) in [
+            ("a/b.md", "a/b.md"),
+            ("./a//b/./c.md", "a/b/c.md"),
+            ("a/", "a"),
+            ("", ""),
+            (".", ""),
+            ("./", ""),
+            ("a:b", "a:b"),
+            ("ab:/c", "ab:/c"),
+        ] {
+            assert_eq!(normal_rel(path).as_deref(), Ok(normal), "{path}");
+        }
+        for (path, why) in [
+            ("/etc/passwd", UnsafePath::Absolute),
+            ("C:/x", UnsafePath::Absolute),
+            ("c:", UnsafePath::Absolute),
+            ("C:\\x", UnsafePath::Absolute),
+            ("a/../b", UnsafePath::Climbs),
+            ("..", UnsafePath::Climbs),
+            ("a\\b", UnsafePath::Backslash),
+            ("a\0b", UnsafePath::Nul),
+        ] {
+            assert_eq!(normal_rel(path), Err(why), "{path}");
+        }
+        assert_eq!(
+            resolve_within("s/refs", "../LICENSE").as_deref(),
+            Some("s/LICENSE")
+        );
+        assert_eq!(resolve_within("s", "./a//b").as_deref(), Some("s/a/b"));
+        assert_eq!(resolve_within("s", "../../x"), None);
+        assert_eq!(resolve_within("s", "/etc"), None);
+        assert_eq!(resolve_within("s", "a\\b"), None);
     }
 
     #[test]

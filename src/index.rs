@@ -6,8 +6,10 @@
 //!   names, so the result does not depend on the file system;
 //! - a folder holding `SKILL.md` is a skill and is not searched further; `skill.md` is accepted,
 //!   a `SKILL.md` differing only in case is recorded as a broken skill for lint to report;
-//! - `.git`, `node_modules`, `dist`, `build`, `__pycache__` are skipped, depth is bounded, and
-//!   symlinked folders are followed once (loops end);
+//! - the folders of [`crate::skill::files::SEARCH_SKIPPED`] (`.git`, `node_modules`, `dist`,
+//!   `build`, `__pycache__`) are not searched, except as the children of an agent dir (a project
+//!   or user root), which are skills whatever their names; depth is bounded, and symlinked
+//!   folders are followed once (loops end);
 //! - the same folder reached twice (an agent dir symlinking into `.agents/skills`) is one entry
 //!   with several locations; two different folders with one name: the first wins (project beats
 //!   user scope), the other is kept as shadowed.
@@ -20,8 +22,6 @@ use rayon::prelude::*;
 use crate::agents;
 use crate::skill::{Load, LoadError, SKILL_MD, SKILL_MD_LOWER, Skill};
 
-/// Folder names never searched for skills.
-pub const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "dist", "build", "__pycache__"];
 /// How deep below a root skills are searched.
 pub const MAX_DEPTH: usize = 8;
 
@@ -208,7 +208,7 @@ impl SkillIndex {
         filter: &NameFilter,
         load: Load,
     ) -> Result<SkillIndex, IndexError> {
-        let walker = Walker::new(load);
+        let walker = Walker::new(load, &roots);
         let mut entries = Vec::new();
         for (index, root) in roots.iter().enumerate() {
             entries.extend(walker.root(index, &root.path, root.scope == Scope::Path)?);
@@ -290,7 +290,7 @@ enum Pending {
 impl Stream {
     pub fn new(roots: &[Root], load: Load) -> Stream {
         Stream {
-            walker: Walker::new(load),
+            walker: Walker::new(load, roots),
             pending: roots
                 .iter()
                 .enumerate()
@@ -474,6 +474,8 @@ struct Walker {
     problems: std::sync::Mutex<Vec<Problem>>,
     /// Real locations of folders already searched: ends symlink loops.
     visited: std::sync::Mutex<HashSet<PathBuf>>,
+    /// By root: whether it is an agent dir (its children are skills, whatever their names).
+    agent_dirs: Vec<bool>,
 }
 
 /// Where a folder really is. Below a canonical root and without crossing a symlink, that is the
@@ -501,12 +503,20 @@ impl Real {
 }
 
 impl Walker {
-    fn new(load: Load) -> Walker {
+    fn new(load: Load, roots: &[Root]) -> Walker {
         Walker {
             load,
             problems: std::sync::Mutex::default(),
             visited: std::sync::Mutex::default(),
+            agent_dirs: roots.iter().map(|r| r.scope != Scope::Path).collect(),
         }
+    }
+
+    /// Whether the folder `name`, a child of a folder `depth` below root `root`, is searched.
+    fn searches(&self, root: usize, depth: usize, name: &str) -> bool {
+        let agent_dir = depth == 0 && self.agent_dirs.get(root).copied().unwrap_or(false);
+        !name.starts_with(crate::fsutil::TEMP_PREFIX)
+            && (agent_dir || crate::skill::files::is_searched(name))
     }
 
     /// The bytes of a skill file, as much as `load` asks for, and whether that is all of it.
@@ -659,10 +669,7 @@ impl Walker {
         }
         let children = names
             .iter()
-            .filter(|(name, _)| {
-                !SKIPPED_DIRS.contains(&name.as_str())
-                    && !name.starts_with(crate::fsutil::TEMP_PREFIX)
-            })
+            .filter(|(name, _)| self.searches(root, depth, name))
             .filter_map(|(name, entry)| {
                 let path = entry.path();
                 let (is_dir, is_link) = match entry.file_type() {

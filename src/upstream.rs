@@ -226,7 +226,7 @@ pub fn select<'a>(
         .collect()
 }
 
-/// A 12-digit commit for tables.
+/// A commit for tables ([`crate::lock::short`]), `-` when there is none.
 pub fn short(commit: Option<&str>) -> String {
-    commit.map_or_else(|| "-".to_owned(), |c| c[..c.len().min(12)].to_owned())
+    commit.map_or_else(|| "-".to_owned(), |c| crate::lock::short(c).to_owned())
 }

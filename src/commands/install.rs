@@ -153,14 +153,14 @@ fn restore(
         .map_err(|err| one_line(&err))?;
     let at = opened
         .commit()
-        .map_or_else(String::new, |c| format!(" at {}", &c[..12]));
+        .map_or_else(String::new, |c| format!(" at {}", crate::lock::short(c)));
     let (dir, payload) = upstream::read_skill(entry, name, &opened, locked.limits)?
         .ok_or_else(|| format!("its source{at} has no skill `{name}`"))?;
     if payload.computed_hash != entry.computed_hash {
         return Err(format!(
             "its source{at} has hash {}, the lock says {}",
-            &payload.computed_hash[..12],
-            &entry.computed_hash[..12.min(entry.computed_hash.len())]
+            crate::lock::short(&payload.computed_hash),
+            crate::lock::short(&entry.computed_hash)
         ));
     }
     let digests = payload.digests();

@@ -234,8 +234,8 @@ fn table(items: &[Item]) -> String {
         let mut cells = vec![name, agents_cell(&item.agent_ids), source];
         if versions {
             let version = match (&item.git_ref, &item.commit) {
-                (Some(r), Some(c)) => format!("{r} ({})", &c[..c.len().min(7)]),
-                (None, Some(c)) => c[..c.len().min(7)].to_owned(),
+                (Some(r), Some(c)) => format!("{r} ({})", crate::lock::short(c)),
+                (None, Some(c)) => crate::lock::short(c).to_owned(),
                 (Some(r), None) => r.clone(),
                 (None, None) => String::new(),
             };

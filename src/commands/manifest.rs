@@ -5,9 +5,15 @@
 //! to one folder count once. Writing records each skill's `files` (and, for skills whose source is
 //! their own folder, `computedHash`); skills the lock does not know become `sourceType: local`
 //! entries with their folder as the source. `computedHash` of a skill installed from elsewhere
-//! describes that source and is left alone. Entries of skills that are not installed are kept.
+//! describes that source and is left alone. Entries of skills that are not installed are kept;
+//! a skill whose folder cannot be read is installed (its files are not recorded, and it says why).
+//!
+//! `--json` prints what `serve` lists in each skill's `_manifest` (the served view of
+//! [`crate::skill::files`]), read from the folder, so a folder `install` cannot read (a dangling
+//! link) is listed too; `unserved` names what the lock records beyond it.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use comfy_table::Table;
 use serde_json::json;
@@ -15,10 +21,12 @@ use serde_json::json;
 use crate::cli::ManifestArgs;
 use crate::drift::{Drift, Folder, drifts, read_copies};
 use crate::error::{Error, ExitStatus};
-use crate::install::{FileDiff, Payload};
+use crate::install::FileDiff;
 use crate::lock::{InstallMode, Lock, LockEntry, SourceType};
 use crate::output::Printer;
 use crate::project::{Scope, lock_error, shown};
+use crate::skill::files::{self, ManifestFile};
+use crate::skill::inventory::Inventory;
 
 pub fn run(args: &ManifestArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let scope = Scope::new(args.global)?;
@@ -35,23 +43,59 @@ pub fn run(args: &ManifestArgs, printer: &Printer) -> Result<ExitStatus, Error> 
     for (name, path, why) in &unreadable {
         printer.warn(format_args!("`{name}` at `{path}` cannot be read: {why}"));
     }
-    record(&scope, lock, &copies, args.json, printer)
+    let unreadable = unreadable.into_iter().map(|(name, _, _)| name).collect();
+    record(&scope, lock, &copies, &unreadable, args.json, printer)
 }
 
-/// `{"skill": name, "files": [{"path", "size", "hash"}]}`: the `_manifest` format of `serve`.
-fn inventory(name: &str, payload: &Payload) -> serde_json::Value {
-    let files: Vec<serde_json::Value> = payload
-        .files
-        .iter()
-        .map(|f| json!({"path": f.rel, "size": f.bytes.len(), "hash": crate::lock::digest(&f.bytes)}))
+/// One skill of `manifest --json`: `skill` and `files` are exactly what `serve` lists in
+/// `skill://<name>/_manifest` (the served view of [`crate::skill::files`], SKILL.md first);
+/// `unserved` names the files recorded in the lock that `_manifest` leaves out (dotfiles,
+/// secret-named files, `node_modules/`, files over 4 MiB, files reached through a link that
+/// leaves the folder).
+#[derive(Debug, serde::Serialize)]
+struct SkillManifest {
+    skill: String,
+    files: Vec<ManifestFile>,
+    unserved: Vec<String>,
+}
+
+/// The served view of the installed folder `dir`, with the lock's `recorded` files it leaves out.
+fn inventory(name: &str, dir: &Path, recorded: &BTreeMap<String, String>) -> SkillManifest {
+    let inventory = Inventory::scan(dir);
+    let own = files::skill_file(&inventory).unwrap_or(crate::skill::SKILL_MD);
+    let mut listed = Vec::new();
+    for served in files::served(&inventory, own, files::MAX_SERVED_FILE) {
+        // As `serve`: a file that cannot be read is not listed.
+        let Ok(bytes) = crate::skill::read_file(&served.entry.path, Some(served.entry.size)) else {
+            continue;
+        };
+        listed.push(ManifestFile {
+            path: served.rel.to_owned(),
+            size: bytes.len() as u64,
+            hash: crate::lock::digest(&bytes),
+        });
+    }
+    let unserved = recorded
+        .keys()
+        .filter(|path| {
+            !listed
+                .iter()
+                .any(|f| f.path == **path || (f.path == crate::skill::SKILL_MD && *path == own))
+        })
+        .cloned()
         .collect();
-    json!({"skill": name, "files": files})
+    SkillManifest {
+        skill: name.to_owned(),
+        files: listed,
+        unserved,
+    }
 }
 
 fn record(
     scope: &Scope,
     mut lock: Lock,
     copies: &BTreeMap<String, Vec<Folder>>,
+    unreadable: &BTreeSet<String>,
     as_json: bool,
     printer: &Printer,
 ) -> Result<ExitStatus, Error> {
@@ -88,10 +132,11 @@ fn record(
             added.push(name.clone());
         }
     }
+    // A skill whose folder cannot be read is installed: its warning was given.
     let missing: Vec<&String> = lock
         .skills
         .keys()
-        .filter(|name| !copies.contains_key(*name))
+        .filter(|name| !copies.contains_key(*name) && !unreadable.contains(*name))
         .collect();
     for name in &missing {
         printer.warn(format_args!(
@@ -100,9 +145,15 @@ fn record(
     }
     lock.write(&scope.lock_path).map_err(lock_error)?;
     if as_json {
-        let skills: Vec<serde_json::Value> = copies
-            .iter()
-            .map(|(name, found)| inventory(name, &found[0].payload))
+        // Every installed skill, read or not: the served view does not need the whole folder.
+        let skills: Vec<SkillManifest> = scope
+            .installed()?
+            .into_iter()
+            .filter_map(|(name, folders)| {
+                let dir = &folders.first()?.real;
+                let recorded = lock.skills.get(&name).map(|e| e.files.clone());
+                Some(inventory(&name, dir, &recorded.unwrap_or_default()))
+            })
             .collect();
         let mut text = serde_json::to_string_pretty(&skills)?;
         text.push('\n');

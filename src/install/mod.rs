@@ -34,6 +34,8 @@ pub use transaction::{Committed, Removal, Transaction, commit, remove_any, remov
 pub enum InstallError {
     #[error("`{path}` is a symlink to `{target}`, which leaves the source")]
     SymlinkEscapes { path: String, target: String },
+    #[error("`{path}` is a symlink to `{target}`, which leads nowhere (missing, or a loop)")]
+    SymlinkDangles { path: String, target: String },
     #[error("`{path}` is {size} bytes, over the limit of {limit} (--max-file-size)")]
     FileTooLarge { path: String, size: u64, limit: u64 },
     #[error("the skill is {size} bytes, over the limit of {limit} (--max-skill-size)")]
@@ -42,6 +44,8 @@ pub enum InstallError {
     TooManyFiles { limit: usize },
     #[error("`{path}` is not a regular file, folder or symlink")]
     Special { path: String },
+    #[error("`{path}` is nested deeper than {limit} folders")]
+    TooDeep { path: String, limit: usize },
     #[error("cannot read `{path}` from the source")]
     Read {
         path: String,

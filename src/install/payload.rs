@@ -1,12 +1,12 @@
 //! A skill read out of its source into memory ([`Payload`]) and checked before anything is
 //! written: symlinks are dereferenced while they stay inside the source and refused when they
 //! leave it, files and the whole skill are held to [`Limits`], special files are refused.
-//! The reference's `computedHash` is taken over the same walk.
-
-use std::path::{Component, Path};
+//! The reference's `computedHash` is taken over the same walk. Which files are installed,
+//! hashed or left out is decided by [`crate::skill::files`], for every kind of source.
 
 use super::InstallError;
 use crate::lock;
+use crate::skill::files;
 use crate::source::tree::{Kind, SourceTree, join};
 
 /// Limits on what one skill may bring.
@@ -79,22 +79,6 @@ impl Payload {
     }
 }
 
-/// Normalizes `base/rel` inside a tree; `None` when it climbs above the tree root.
-fn tree_path(base: &str, rel: &str) -> Option<String> {
-    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
-    for component in Path::new(rel).components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                parts.pop()?;
-            }
-            Component::Normal(part) => parts.push(part.to_str()?),
-            Component::RootDir | Component::Prefix(_) => return None,
-        }
-    }
-    Some(parts.join("/"))
-}
-
 struct Collector<'a> {
     tree: &'a dyn SourceTree,
     limits: Limits,
@@ -137,9 +121,10 @@ impl Collector<'_> {
         depth: usize,
         hash: bool,
     ) -> Result<(), InstallError> {
-        if depth > 32 {
-            return Err(InstallError::Special {
-                path: dir.to_owned(),
+        if depth > files::MAX_DEPTH {
+            return Err(InstallError::TooDeep {
+                path: prefix.to_owned(),
+                limit: files::MAX_DEPTH,
             });
         }
         let entries = self.tree.list(dir).map_err(|source| InstallError::Read {
@@ -151,18 +136,18 @@ impl Collector<'_> {
             let rel = join(prefix, &entry.name);
             match entry.kind {
                 Kind::Dir => {
-                    if entry.name == ".git" {
+                    if !files::is_entered(&entry.name) {
                         continue;
                     }
-                    let hash = hash && entry.name != "node_modules";
+                    let hash = hash && files::is_hashed(&entry.name);
                     self.walk(&source_path, &rel, depth + 1, hash)?;
                 }
                 Kind::File { executable } => {
                     let bytes = self.read(&source_path, &rel)?;
-                    if hash && !rel.split('/').any(|p| p == "node_modules") {
+                    if hash && files::is_hashed(&rel) {
                         self.hashed.push((rel.clone(), bytes.clone()));
                     }
-                    if rel != "metadata.json" {
+                    if files::is_installed(&rel) {
                         self.push(rel, bytes, executable)?;
                     }
                 }
@@ -193,7 +178,7 @@ impl Collector<'_> {
         let resolved = if target.starts_with('/') || target.contains('\\') {
             return Err(escapes());
         } else {
-            tree_path(parent, &target).ok_or_else(escapes)?
+            crate::fsutil::resolve_within(parent, &target).ok_or_else(escapes)?
         };
         match self.tree.kind(&resolved) {
             Some(Kind::File { executable }) => {
@@ -202,6 +187,10 @@ impl Collector<'_> {
             }
             Some(Kind::Dir) => self.walk(&resolved, rel, depth + 1, false),
             Some(Kind::Symlink) if depth < 8 => self.link(&resolved, rel, depth + 1),
+            None | Some(Kind::Symlink) => Err(InstallError::SymlinkDangles {
+                path: rel.to_owned(),
+                target: target.clone(),
+            }),
             _ => Err(escapes()),
         }
     }
@@ -272,5 +261,28 @@ mod tests {
         std::os::unix::fs::symlink("/etc/passwd", root.join("skill/passwd")).unwrap();
         let err = collect(&tree, "skill", Limits::default()).unwrap_err();
         assert!(matches!(err, InstallError::SymlinkEscapes { .. }), "{err}");
+        std::fs::remove_file(root.join("skill/passwd")).unwrap();
+        std::os::unix::fs::symlink("missing.md", root.join("skill/dangling")).unwrap();
+        let err = collect(&tree, "skill", Limits::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`dangling` is a symlink to `missing.md`, which leads nowhere (missing, or a loop)"
+        );
+    }
+
+    #[test]
+    fn too_deep_is_said() {
+        let tmp = tempfile::tempdir().unwrap();
+        let deep: std::path::PathBuf = (0..40).map(|_| "d").collect();
+        std::fs::create_dir_all(tmp.path().join("skill").join(&deep)).unwrap();
+        std::fs::write(tmp.path().join("skill/SKILL.md"), "x").unwrap();
+        let tree = LocalTree {
+            root: tmp.path().to_path_buf(),
+        };
+        let err = collect(&tree, "skill", Limits::default()).unwrap_err();
+        assert!(
+            matches!(err, InstallError::TooDeep { limit: 32, .. }),
+            "{err}"
+        );
     }
 }

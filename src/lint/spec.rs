@@ -264,11 +264,9 @@ fn check_name(cx: &mut Cx<'_>, skill: &Skill) {
         )
         .help("rename the folder or change `name` so that both are equal");
     }
-    let ascii = |s: &str| {
-        s.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-    };
-    if valid && !(ascii(trimmed) && ascii(&name)) {
+    // A valid name already keeps the hyphen and length rules: what is left of the portable rule
+    // is the alphabet.
+    if valid && !crate::skill::name::is_portable(trimmed) {
         cx.at(
             &rules::NAME_NOT_ASCII,
             pos(),

@@ -23,10 +23,23 @@ pub fn computed_hash<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -
     hex::encode(hasher.finalize())
 }
 
+/// A commit or hash as tables and messages show it: its first 12 characters (all of it when
+/// shorter; never cut inside a character).
+pub fn short(hex: &str) -> &str {
+    hex.char_indices()
+        .nth(12)
+        .map_or(hex, |(end, _)| &hex[..end])
+}
+
 /// `sha256:<hex>` of `bytes`, as in the lock's `files` map and MCP digests.
 pub fn digest(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
+    digest_of(&Sha256::digest(bytes).into())
+}
+
+/// `sha256:<hex>` of a sha256 already taken.
+pub fn digest_of(sha256: &[u8; 32]) -> String {
+    format!("sha256:{}", hex::encode(sha256))
 }
 
 #[cfg(test)]
@@ -38,6 +51,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn short_never_panics() {
+        assert_eq!(short("0123456789abcdef0123"), "0123456789ab");
+        assert_eq!(short("abc"), "abc");
+        assert_eq!(short(""), "");
+        assert_eq!(short("ééééééééééééé"), "éééééééééééé");
+    }
+
+    #[test]
     fn computed_hash_matches_the_reference() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/computed-hash");
         let expected: Value =
@@ -47,6 +68,7 @@ mod tests {
             let files: Vec<(String, Vec<u8>)> = inventory
                 .files
                 .iter()
+                .filter(|f| crate::skill::files::is_hashed(&f.rel))
                 .map(|f| (f.rel.clone(), std::fs::read(&f.path).unwrap()))
                 .collect();
             let hash = computed_hash(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())));

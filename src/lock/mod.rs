@@ -22,7 +22,7 @@ pub mod model;
 pub mod wire;
 
 pub use guard::Guard;
-pub use hash::{computed_hash, digest};
+pub use hash::{computed_hash, digest, short};
 pub use model::{InstallMode, Lock, LockEntry, SourceType};
 pub use wire::{EntryWire, LockWire, canonical_json};
 

@@ -118,10 +118,13 @@ pub(super) fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, St
             "lists `{file}` with a digest that is not `sha256:<hex>`: `{digest}`"
         ));
     }
-    if let Some(unsafe_path) = files
-        .keys()
-        .find(|p| p.split('/').any(|part| part == ".." || part.is_empty()) || p.starts_with('/'))
-    {
+    // Written as `fsutil::normal_rel` writes it, and not the root; a `\` is let through: a name
+    // character where install could write it.
+    let is_normal = |p: &String| {
+        let p = p.replace('\\', "_");
+        crate::fsutil::normal_rel(&p).is_ok_and(|normal| normal == p && !normal.is_empty())
+    };
+    if let Some(unsafe_path) = files.keys().find(|p| !is_normal(p)) {
         return Err(format!("lists an unsafe file path `{unsafe_path}`"));
     }
     let mut allow = entry.allow.unwrap_or_default();

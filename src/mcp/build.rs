@@ -205,13 +205,8 @@ fn load(entry: index::Entry, limits: Limits, known: &Known) -> Result<SkillEntry
     let known = known.take(entry.root, &skill.dir);
     let mut package_bytes: HashMap<&str, Vec<u8>> = HashMap::new();
     let mut files: Vec<FileMeta> = Vec::new();
-    for item in inventory.servable() {
-        if item.size > limits.max_file {
-            continue;
-        }
-        let main = item.rel == own;
-        // A SKILL.md that is `skill.md` on disk is served under the name the spec gives.
-        let rel = if main { SKILL_MD } else { item.rel.as_str() };
+    for served in crate::skill::files::served(&inventory, &own, limits.max_file) {
+        let (item, rel) = (served.entry, served.rel);
         let package = [TOOLS_FILE, RESOURCES_FILE].into_iter().find(|p| *p == rel);
         let mut stamp = item.stamp;
         let cached = digests::lookup(&known, rel, &stamp).filter(|_| package.is_none());
@@ -236,8 +231,8 @@ fn load(entry: index::Entry, limits: Limits, known: &Known) -> Result<SkillEntry
             reusable,
         });
     }
-    // SKILL.md first: the manifest lists its own entry point before anything else.
-    files.sort_by(|a, b| (&*a.rel != SKILL_MD, &a.rel).cmp(&(&*b.rel != SKILL_MD, &b.rel)));
+    // SKILL.md first (the order of `files::served`): the manifest lists its own entry point
+    // before anything else.
     if files.first().is_none_or(|f| &*f.rel != SKILL_MD) {
         return Err(NotServed {
             path: skill.file.clone(),

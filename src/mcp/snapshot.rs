@@ -5,8 +5,8 @@
 //! promises is exactly what `resources/read` returns, or the skill is reloaded first.
 //!
 //! Invariants: a URI is looked up in the snapshot, never turned into a path; only files of
-//! [`Inventory::servable`](crate::skill::inventory::Inventory::servable) are in it (no dotfiles,
-//! no secret-named files, no links leaving the skill), each at most [`Limits::max_file`]; a skill
+//! the served view of [`crate::skill::files`] are in it (no dotfiles, no secret-named files, no
+//! `node_modules/`, no links leaving the skill), each at most [`Limits::max_file`]; a skill
 //! over the SEP-2640 limits (512 files, 16 MiB) is served with `resources: "dynamic"`. Skills are
 //! in the order the index walks the roots (roots in order, folders in byte order of their names),
 //! the order in which the first build finds them, so pages handed out while it runs stay valid.
@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 use super::listing;
 use super::uri::{mime, uri};
 use crate::prompt::activation::Activation;
+use crate::skill::files::ManifestFile;
 use crate::skill::inventory::Stamp;
 use crate::skill::package::Package;
 
@@ -35,7 +36,7 @@ impl Default for Limits {
     fn default() -> Self {
         // The skills extension's manifest limits; files beyond 4 MiB are not served at all.
         Limits {
-            max_file: 4 << 20,
+            max_file: crate::skill::files::MAX_SERVED_FILE,
             max_skill_files: 512,
             max_skill_bytes: 16 << 20,
         }
@@ -63,7 +64,7 @@ impl FileMeta {
 
     /// `sha256:<hex>`, as the listing gives it.
     pub fn digest(&self) -> String {
-        format!("sha256:{}", hex::encode(self.digest))
+        crate::lock::hash::digest_of(&self.digest)
     }
 
     pub fn mime(&self) -> &'static str {
@@ -175,10 +176,14 @@ impl SkillEntry {
 
     /// `{"skill": name, "files": [{"path","size","hash"}]}`, the `_manifest` resource.
     pub fn manifest(&self) -> Value {
-        let files: Vec<Value> = self
+        let files: Vec<ManifestFile> = self
             .files
             .iter()
-            .map(|f| serde_json::json!({"path": f.rel, "size": f.size(), "hash": f.digest()}))
+            .map(|f| ManifestFile {
+                path: f.rel.to_string(),
+                size: f.size(),
+                hash: f.digest(),
+            })
             .collect();
         serde_json::json!({"skill": self.name, "files": files})
     }

@@ -2,18 +2,20 @@
 //!
 //! Invariants: paths are relative to the skill folder and joined with `/`; entries come in byte
 //! order of their path (deterministic, independent of the file system); `.git/` and
-//! `node_modules/` are never entered (the reference installer ignores them too). Symlinks are
-//! recorded, not followed, and carry whether their target stays inside the skill folder.
+//! `node_modules/` are never entered (see [`super::files`] for why, and for every other rule of
+//! which files a skill has). Symlinks are recorded, not followed, and carry whether their target
+//! stays inside the skill folder.
 
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-/// Directory names never entered when listing a skill's files.
-pub const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
+/// Directory names never entered when listing a skill's files: what no reader of an installed
+/// folder looks into ([`super::files`]).
+pub const SKIPPED_DIRS: &[&str] = super::files::NOT_INSPECTED;
 
 /// Deepest folder nesting listed inside one skill.
-pub const MAX_DEPTH: usize = 32;
+pub const MAX_DEPTH: usize = super::files::MAX_DEPTH;
 /// Most entries listed for one skill; a larger folder is reported, not listed further.
 pub const MAX_ENTRIES: usize = 100_000;
 
@@ -121,19 +123,12 @@ pub struct Inventory {
 }
 
 impl Inventory {
-    /// Files an agent may be shown and served: regular files (or links that stay inside the
-    /// skill), no dotfiles or files in dot-folders, no secret-named files.
+    /// Files an agent may be shown and served, whatever their size: the served view of
+    /// [`super::files`] (see [`super::files::served`] for the one with sizes and order).
     pub fn servable(&self) -> impl Iterator<Item = &FileEntry> {
-        self.files.iter().filter(|f| {
-            let kind_ok = match &f.kind {
-                FileKind::File => true,
-                FileKind::Symlink(link) => !link.escapes && !link.to_dir && link.resolved.is_some(),
-                FileKind::Special => false,
-            };
-            kind_ok
-                && !f.rel.split('/').any(|part| part.starts_with('.'))
-                && !is_secret_name(f.file_name())
-        })
+        self.files
+            .iter()
+            .filter(|f| super::files::is_served(&f.rel) && super::files::is_served_kind(f))
     }
 
     /// Lists the skill folder `dir`.

@@ -5,6 +5,7 @@
 //! with a file position. Field *rules* (name charset, lengths) are lint's business; this module
 //! only offers typed access to what is written.
 
+pub mod files;
 pub mod frontmatter;
 pub mod inventory;
 pub mod name;

@@ -4,8 +4,10 @@
 //! Invariants: [`folder_name`] never returns a path separator, `..`, an empty string or more
 //! than 255 bytes, so joining it to an agent dir stays inside that dir; [`is_portable`] is the
 //! strict rule of the open spec (1–64 ASCII `a-z`/`0-9`, single inner hyphens) that every client
-//! accepts. What lint says about names that are not portable (Unicode, NFKC, reserved words) is
-//! lint's business (`lint/spec.rs`).
+//! accepts (lint's `spec/name-not-ascii` is this rule, on a name the spec accepts). What lint
+//! says beyond it (Unicode, NFKC, reserved words) is lint's business (`lint/spec.rs`). Two names
+//! with one [`folder_name`] (`PDF`, `pdf`) are one skill to install: source discovery keeps the
+//! first, as for equal names.
 
 /// The folder name a skill gets: lowercased, runs outside `[a-z0-9._]` become `-`, `.`/`-`
 /// trimmed from both ends, at most 255 bytes (as the reference installer). `None` when nothing

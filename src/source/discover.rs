@@ -16,10 +16,10 @@ use serde_json::Value;
 
 use super::tree::{Kind, SourceTree, join};
 use crate::agents;
+use crate::skill::files::is_searched;
+use crate::skill::name::folder_name;
 use crate::skill::{SKILL_MD, Skill};
 
-/// Folders never searched.
-const SKIPPED: &[&str] = &["node_modules", ".git", "dist", "build", "__pycache__"];
 /// Depth of the recursive fallback search.
 const MAX_DEPTH: usize = 5;
 
@@ -148,7 +148,7 @@ impl Search<'_> {
                 self.add(&child);
                 continue;
             }
-            if depth < max_depth && !SKIPPED.contains(&name.as_str()) {
+            if depth < max_depth && is_searched(&name) {
                 self.walk(&child, max_depth, depth + 1);
             }
         }
@@ -162,7 +162,7 @@ impl Search<'_> {
             self.add(dir);
         }
         for name in self.subdirs(dir) {
-            if !SKIPPED.contains(&name.as_str()) {
+            if is_searched(&name) {
                 self.recursive(&join(dir, &name), depth + 1);
             }
         }
@@ -205,21 +205,35 @@ impl Search<'_> {
         if self.is_installed_copy(dir, &name) {
             return;
         }
-        if !self.seen_names.insert(name.clone()) {
+        // Two names that become one folder (`PDF`, `pdf`) clash as two equal names do: the
+        // first wins.
+        let folder = folder_name(&name).unwrap_or_else(|| name.clone());
+        if !self.seen_names.insert(folder.clone()) {
             let first = self
                 .found
                 .skills
                 .iter()
-                .find(|s| s.name == name)
-                .map_or(String::new(), |s| s.path.clone());
-            self.found.warnings.push(format!(
-                "skipped {shown_file}: the name `{name}` is already taken by `{}`",
-                if first.is_empty() {
-                    "the source root".to_owned()
-                } else {
-                    first
-                }
-            ));
+                .find(|s| folder_name(&s.name).unwrap_or_else(|| s.name.clone()) == folder);
+            let by = first.map_or_else(
+                || "the source root".to_owned(),
+                |s| {
+                    if s.path.is_empty() {
+                        "the source root".to_owned()
+                    } else {
+                        s.path.clone()
+                    }
+                },
+            );
+            let why = match first {
+                Some(s) if s.name != name => format!(
+                    "the name `{name}` is installed in the folder `{folder}`, as `{}` of `{by}`",
+                    s.name
+                ),
+                _ => format!("the name `{name}` is already taken by `{by}`"),
+            };
+            self.found
+                .warnings
+                .push(format!("skipped {shown_file}: {why}"));
             return;
         }
         self.found.skills.push(Offered {

@@ -548,7 +548,7 @@ fn open_commit(
             })?;
         commit.tree_id()
     };
-    let label = format!("{url}@{}", &oid.to_string()[..12]);
+    let label = format!("{url}@{}", crate::lock::short(&oid.to_string()));
     Ok(Fetched {
         tree: GitTree { repo, tree, label },
         commit: oid.to_string(),

@@ -408,22 +408,23 @@ fn check_ref(git_ref: &str, input: &str) -> Result<String, SourceError> {
 
 /// Checks the raw and the percent-decoded text, since either may reach the file system.
 fn clean_subpath(raw: &str, input: &str) -> Result<Option<String>, SourceError> {
+    use crate::fsutil::{UnsafePath, normal_rel};
+    // A URL's path may repeat or lead with `/`; what follows is held to the one normaliser's
+    // rules, as written and percent-decoded.
+    let raw = raw.trim_start_matches('/');
     let decoded = percent_decode(raw);
     for text in [raw, decoded.as_str()] {
-        let reason = if text.split('/').any(|s| s == "..") {
-            "`..` is not allowed"
-        } else if text.contains('\\') {
-            "backslashes are not allowed"
-        } else if text.contains('\0') {
-            "NUL is not allowed"
-        } else {
-            continue;
+        let reason = match normal_rel(text.trim_start_matches('/')) {
+            Ok(_) => continue,
+            Err(UnsafePath::Climbs) => "`..` is not allowed",
+            Err(UnsafePath::Backslash) => "backslashes are not allowed",
+            Err(UnsafePath::Nul) => "NUL is not allowed",
+            Err(UnsafePath::Absolute) => "a drive is not allowed",
         };
         return Err(SourceError::UnsafeSubpath(input.to_owned(), reason));
     }
-    let kept = |s: &&str| !s.is_empty() && *s != ".";
-    let segments: Vec<&str> = raw.split('/').filter(kept).collect();
-    Ok((!segments.is_empty()).then(|| segments.join("/")))
+    let normal = normal_rel(raw).unwrap_or_default();
+    Ok((!normal.is_empty()).then_some(normal))
 }
 
 /// `%XX` escapes decoded; a stray `%` and bytes that are not UTF-8 are kept as they come.
@@ -910,6 +911,21 @@ mod tests {
         let err = |s: &str| parse(s, &env()).expect_err(s);
         let msg = "`o/r/a/../b` has an unsafe subpath: `..` is not allowed";
         assert_eq!(err("o/r/a/../b").to_string(), msg);
+        assert!(
+            err("o/r/a/%2e%2e/b")
+                .to_string()
+                .contains("`..` is not allowed")
+        );
+        assert!(
+            err("o/r/C:/x")
+                .to_string()
+                .contains("a drive is not allowed")
+        );
+        assert_eq!(
+            clean_subpath("a:b//./c/", "x").unwrap().as_deref(),
+            Some("a:b/c"),
+            "a name, not a drive"
+        );
         assert!(err("nope").hint().is_some_and(|h| h.contains("owner/repo")));
         assert!(err("ext::x").to_string().contains("`ext::x`"));
     }

@@ -384,7 +384,7 @@ fn workspaces(root: &Path, manifest: &serde_json::Map<String, Value>) -> Vec<Pat
         for entry in entries.filter_map(Result::ok) {
             let path = entry.path();
             let name = entry.file_name();
-            let skipped = crate::index::SKIPPED_DIRS.iter().any(|s| name == *s);
+            let skipped = !name.to_str().is_some_and(crate::skill::files::is_searched);
             if skipped || !entry.file_type().is_ok_and(|t| t.is_dir()) {
                 continue;
             }

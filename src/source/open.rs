@@ -193,13 +193,9 @@ impl Opened {
     ) -> Result<Option<String>, OpenError> {
         let tree = self.tree.as_ref();
         if let Some(path) = skill_path {
-            let path = path.trim_start_matches("./");
-            if path.starts_with('/')
-                || path.contains('\\')
-                || path.split('/').any(|part| part == "..")
-            {
-                return Err(OpenError::SkillPathLeaves(path.to_owned()));
-            }
+            let path = crate::fsutil::normal_rel(path)
+                .map_err(|_| OpenError::SkillPathLeaves(path.to_owned()))?;
+            let path = path.as_str();
             let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
             if tree.kind(path).is_some()
                 && tree

@@ -16,7 +16,7 @@ use crate::source::open::{Opened, Origin};
 
 pub fn origin_label(origin: &Origin) -> String {
     match &origin.commit {
-        Some(commit) => format!("{}@{}", origin.source, &commit[..commit.len().min(12)]),
+        Some(commit) => format!("{}@{}", origin.source, crate::lock::short(commit)),
         None => origin.source.clone(),
     }
 }

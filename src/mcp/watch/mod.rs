@@ -27,7 +27,7 @@ use super::server::PROMPT_XML;
 use super::snapshot::{SkillEntry, Snapshot};
 use super::state::Shared;
 use super::uri::uri;
-use crate::index::SKIPPED_DIRS;
+use crate::skill::files::NOT_INSPECTED;
 
 /// How long a burst of file events is allowed to settle before rebuilding.
 const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -260,7 +260,8 @@ const CLOCK_SLACK: Duration = Duration::from_secs(2);
 
 /// Whether `root`, or anything under it the index could see, was modified at or after `since`.
 /// A folder's time changes when entries are added, removed or renamed in it; links are followed,
-/// as the index and the watch follow them, each linked folder once.
+/// as the index and the watch follow them, each linked folder once. Only what no reader looks
+/// into is skipped ([`NOT_INSPECTED`]): a skill's `build/` is served, so it is looked at.
 fn modified_since(root: &Path, since: SystemTime) -> bool {
     let Ok(metadata) = std::fs::metadata(root) else {
         // Not there (most default roots are not), so not watched either.
@@ -280,7 +281,7 @@ fn modified_since(root: &Path, since: SystemTime) -> bool {
             continue;
         };
         for entry in entries.flatten() {
-            if SKIPPED_DIRS.contains(&entry.file_name().to_string_lossy().as_ref()) {
+            if NOT_INSPECTED.contains(&entry.file_name().to_string_lossy().as_ref()) {
                 continue;
             }
             let Ok(kind) = entry.file_type() else {

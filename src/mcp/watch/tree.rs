@@ -36,7 +36,7 @@ const MASK: WatchMask = WatchMask::CREATE
     .union(WatchMask::EXCL_UNLINK);
 
 /// Folders never watched: nothing in them is served.
-const SKIPPED: &[&str] = &[".git", "node_modules"];
+const SKIPPED: &[&str] = crate::skill::files::NOT_INSPECTED;
 
 /// A watched folder: its name under its parent (a root's whole path), kept in [`Tree::names`].
 struct Node {

@@ -6,22 +6,19 @@ use super::memory::MemoryTree;
 use super::{WebError, WebLimits, digest};
 use crate::source::http::Http;
 
-/// A path inside an archive or index, checked: relative, no `..`, no backslashes, no NUL.
+/// The path of a file inside an archive or index, checked and normalised by
+/// [`crate::fsutil::normal_rel`]; the root (`""`, `.`, `./`) is no file.
 pub(super) fn safe_path(path: &str) -> Result<String, String> {
-    let trimmed = path.trim_start_matches("./");
-    let bad = trimmed.is_empty()
-        || trimmed.starts_with('/')
-        || trimmed.contains(['\\', '\0'])
-        || trimmed.split('/').any(|part| part == "..")
-        || trimmed.as_bytes().get(1) == Some(&b':');
-    if bad {
-        return Err(format!("unsafe path `{path}`"));
-    }
-    Ok(trimmed
-        .split('/')
-        .filter(|p| !p.is_empty() && *p != ".")
-        .collect::<Vec<_>>()
-        .join("/"))
+    safe_dir(path)
+        .ok()
+        .filter(|normal| !normal.is_empty())
+        .ok_or_else(|| format!("unsafe path `{path}`"))
+}
+
+/// The path of a folder inside an archive, as [`safe_path`], the root included (the entry `./`
+/// of `tar -C dir -czf x.tgz .`).
+fn safe_dir(path: &str) -> Result<String, String> {
+    crate::fsutil::normal_rel(path).map_err(|_| format!("unsafe path `{path}`"))
 }
 
 /// Reads at most `limit` bytes from `reader`; more is an error.
@@ -131,7 +128,7 @@ fn unpack_zip(url: &str, bytes: &[u8], limits: WebLimits) -> Result<MemoryTree, 
             .map_err(|err| format!("entry {index}: {err}"))?;
         let name = String::from_utf8_lossy(entry.name_raw()).into_owned();
         if entry.is_dir() {
-            safe_path(&name)?;
+            safe_dir(&name)?;
             continue;
         }
         if entry.is_symlink() {
@@ -171,7 +168,7 @@ fn unpack_tar(url: &str, reader: impl Read, limits: WebLimits) -> Result<MemoryT
                 unpacked.add(&name, entry, executable)?;
             }
             tar::EntryType::Directory => {
-                safe_path(&name)?;
+                safe_dir(&name)?;
             }
             // Metadata of the archive itself (`git archive` writes a global pax header).
             tar::EntryType::XGlobalHeader | tar::EntryType::XHeader => {}
@@ -252,6 +249,13 @@ mod tests {
     #[test]
     fn paths_are_checked() {
         assert_eq!(safe_path("./a//b/./c.md").unwrap(), "a/b/c.md");
+        assert_eq!(safe_path("a:b").unwrap(), "a:b", "a name, not a drive");
+        assert_eq!(
+            safe_dir("./").unwrap(),
+            "",
+            "the root entry of `tar -C dir .`"
+        );
+        assert!(safe_path("./").is_err() && safe_path(".").is_err());
         for bad in [
             "../x",
             "a/../../x",
@@ -263,6 +267,28 @@ mod tests {
         ] {
             assert!(safe_path(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_tar_of_dot_has_a_root_entry() {
+        // `tar -C dir -cf x.tar .`: `./`, then `./SKILL.md`.
+        let mut builder = tar::Builder::new(Vec::new());
+        let mut dir = tar::Header::new_ustar();
+        dir.set_entry_type(tar::EntryType::Directory);
+        dir.set_path("./").unwrap();
+        dir.set_mode(0o755);
+        dir.set_size(0);
+        dir.set_cksum();
+        builder.append(&dir, &b""[..]).unwrap();
+        let mut file = tar::Header::new_ustar();
+        file.set_path("./SKILL.md").unwrap();
+        file.set_mode(0o644);
+        file.set_size(4);
+        file.set_cksum();
+        builder.append(&file, &b"---\n"[..]).unwrap();
+        let bytes = builder.into_inner().unwrap();
+        let tree = unpack("x", &bytes, WebLimits::default()).unwrap().unwrap();
+        assert_eq!(tree.read("SKILL.md").unwrap(), b"---\n");
     }
 
     #[test]
