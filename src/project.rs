@@ -111,13 +111,18 @@ impl Scope {
     /// Takes the advisory lock of this scope's lockfile for the rest of the run, saying so while
     /// another run holds it.
     pub fn guard(&self, printer: &Printer) -> Result<Guard, Error> {
-        Guard::acquire(&self.lock_path, &crate::env_vars::cache_dir(), || {
-            printer.status(format_args!(
-                "Waiting for another `skills` run on `{}`",
-                self.lock_path.display()
-            ));
-        })
-        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))
+        Guard::acquire(
+            &self.lock_path,
+            &crate::env_vars::cache_dir(),
+            crate::lock::guard::timeout(),
+            || {
+                printer.status(format_args!(
+                    "Waiting for another `skills` run on `{}`",
+                    self.lock_path.display()
+                ));
+            },
+        )
+        .map_err(lock_error)
     }
 
     /// The folder the lock is in (local sources are relative to it).

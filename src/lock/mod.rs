@@ -98,6 +98,24 @@ pub enum LockError {
         #[source]
         source: std::io::Error,
     },
+    /// Another run held the advisory lock of the lockfile for the whole wait.
+    #[error(
+        "gave up after {} s waiting for another `skills` run on `{}` (it holds `{}`)",
+        waited.as_secs_f64().round(),
+        lockfile.display(),
+        guard.display()
+    )]
+    Busy {
+        lockfile: PathBuf,
+        guard: PathBuf,
+        waited: std::time::Duration,
+    },
+    #[error("cannot take the lock `{}`", path.display())]
+    Guard {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 impl LockError {
@@ -110,6 +128,10 @@ impl LockError {
             LockError::Version { found, expected, .. } if found > expected => {
                 Some("a newer `skills` wrote it; upgrade `skills`".into())
             }
+            LockError::Busy { .. } => Some(format!(
+                "another `skills` run is changing this lockfile; let it finish (or stop it) and try again, or set {} (seconds) to wait longer; the lock goes away by itself when that run exits",
+                crate::env_vars::SKILLS_LOCK_TIMEOUT
+            )),
             _ => None,
         }
     }
