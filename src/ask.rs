@@ -14,12 +14,11 @@ pub fn terminal() -> bool {
     std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
 }
 
-#[expect(
-    clippy::needless_pass_by_value,
-    reason = "used as `map_err(prompt_error)`"
-)]
-fn prompt_error(err: dialoguer::Error) -> Error {
-    Error::msg("cannot read the answer").with_source(std::io::Error::other(err.to_string()))
+fn prompt_error(source: dialoguer::Error) -> Error {
+    Error::Terminal {
+        what: "answer",
+        source,
+    }
 }
 
 /// Asks which of the offered skills to install (one offered skill is not asked about).
@@ -90,7 +89,7 @@ pub fn pick_agents(scope: &Scope) -> Result<Vec<Target>, Error> {
                 .into_iter()
                 .map(|i| agents[i].id.to_owned())
                 .collect();
-            scope.targets_for(&ids)
+            Ok(scope.targets_for(&ids)?)
         }
         _ => Err(Error::msg("no agent selected; nothing was installed")),
     }

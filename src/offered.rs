@@ -8,7 +8,7 @@ use crate::output::Printer;
 use crate::project::Scope;
 use crate::source::discover::{self, Offered, Options};
 use crate::source::git::GitSettings;
-use crate::source::open::{OpenError, Opened, Sources};
+use crate::source::open::{Opened, Sources};
 use crate::source::{self as sources, SourceEnv};
 
 /// `--skill` and `--agent` take several values (`-a claude-code codex`, as the reference), so
@@ -47,14 +47,12 @@ pub fn open_offered(
     printer: &Printer,
 ) -> Result<Found, Error> {
     let env = SourceEnv::from_env(scope.project.clone());
-    let source = sources::parse(input, &env).map_err(|err| open_error(OpenError::Source(err)))?;
+    let source = sources::parse(input, &env)?;
     let mut settings = Scope::git_settings(printer.progress());
     settings.web = crate::source::web::WebLimits::from(limits);
     let mut opening = Sources::new(settings.clone());
-    let request = opening
-        .request(&source, &scope.lock_dir(), scope.global)
-        .map_err(open_error)?;
-    let opened = opening.open(&request).map_err(open_error)?;
+    let request = opening.request(&source, &scope.lock_dir(), scope.global)?;
+    let opened = opening.open(&request)?;
     // A web index lists its skills: nothing to search, nothing downloaded before choosing.
     let discovery = match &opened.offered {
         Some(offered) => discover::Discovery {
@@ -95,13 +93,4 @@ pub fn find_offered<'a>(offered: &'a [Offered], name: &str) -> Option<&'a Offere
                 .next()
                 .is_some_and(|f| f.eq_ignore_ascii_case(name))
     })
-}
-
-fn open_error(err: OpenError) -> Error {
-    let hint = err.hint();
-    let error = Error::msg(err.to_string()).with_source(err);
-    match hint {
-        Some(hint) => error.with_hint(hint),
-        None => error,
-    }
 }

@@ -10,7 +10,8 @@
 
 use std::path::Path;
 
-use crate::error::{Error, one_line};
+use crate::error::Error;
+use crate::hint::one_line;
 use crate::install::{self, Limits, Payload};
 use crate::lock::{Lock, LockEntry, SourceType};
 use crate::project::Scope;

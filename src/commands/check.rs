@@ -52,7 +52,7 @@ fn report(
             .collect();
         let mut text = serde_json::to_string_pretty(&json!({"version": 1, "skills": skills}))?;
         text.push('\n');
-        return printer.data(&text);
+        return Ok(printer.data(&text)?);
     }
     if statuses.is_empty() {
         printer.status("no locked skills");

@@ -10,13 +10,13 @@
 use serde_json::json;
 
 use crate::cli::{AddOptions, InstallArgs};
-use crate::error::one_line;
 use crate::error::{Error, ExitStatus};
+use crate::hint::one_line;
 use crate::install::{self, FileDiff, Transaction};
 use crate::lock::{Lock, LockEntry};
 use crate::offered::split_source;
 use crate::output::Printer;
-use crate::project::{Scope, lock_error};
+use crate::project::Scope;
 use crate::source::git::Want;
 use crate::upstream::{self, Locked};
 
@@ -54,13 +54,10 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let scope = Scope::new(args.options.global)?;
     let mut locked = Locked::new(&scope, &args.options.limits, printer.progress());
     let _guard = scope.guard(printer)?;
-    let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())
-        .map_err(lock_error)?
-        .ok_or_else(|| {
-            Error::msg(format!("there is no `{}`", scope.lock_path.display())).with_hint(
-                "`skills add` creates it; run `skills install` in the folder that has it",
-            )
-        })?;
+    let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())?.ok_or_else(|| {
+        Error::msg(format!("there is no `{}`", scope.lock_path.display()))
+            .with_hint("`skills add` creates it; run `skills install` in the folder that has it")
+    })?;
     let mut gate = crate::gate::Gate::new(&args.options.gate, printer)?;
     let mut transaction = Transaction::default();
     let mut next = lock.clone();
@@ -229,7 +226,7 @@ fn report(
             json!({"version": 1, "restored": restored, "unchanged": in_place, "failed": failed});
         let mut text = serde_json::to_string_pretty(&document)?;
         text.push('\n');
-        return printer.data(&text);
+        return Ok(printer.data(&text)?);
     }
     for name in &restored {
         printer.status(format_args!("  restored {name}"));

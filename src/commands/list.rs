@@ -103,7 +103,7 @@ pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
 /// Why `entry` is not listed, if it is not.
 fn unreadable(entry: &Entry) -> Option<String> {
     match &entry.skill {
-        Err(err) => Some(crate::error::one_line(err)),
+        Err(err) => Some(crate::hint::one_line(err)),
         Ok(skill) if skill.name().is_none() || skill.description().is_none() => {
             Some("its SKILL.md has no frontmatter with a `name` and a `description`".into())
         }

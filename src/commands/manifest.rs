@@ -18,7 +18,7 @@ use crate::error::{Error, ExitStatus};
 use crate::install::{FileDiff, Payload};
 use crate::lock::{InstallMode, Lock, LockEntry, SourceType};
 use crate::output::Printer;
-use crate::project::{Scope, lock_error, shown};
+use crate::project::{Scope, shown};
 
 pub fn run(args: &ManifestArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let scope = Scope::new(args.global)?;
@@ -98,7 +98,7 @@ fn record(
             "`{name}` is locked but not installed; `skills install` restores it"
         ));
     }
-    lock.write(&scope.lock_path).map_err(lock_error)?;
+    lock.write(&scope.lock_path)?;
     if as_json {
         let skills: Vec<serde_json::Value> = copies
             .iter()

@@ -11,7 +11,7 @@ use crate::cli::RemoveArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::Removal;
 use crate::output::Printer;
-use crate::project::{Scope, lock_error, shown};
+use crate::project::{Scope, shown};
 
 /// What removing one skill does.
 struct Plan {
@@ -122,7 +122,7 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         && let Err(err) = lock.write(&scope.lock_path)
     {
         removal.rollback();
-        return Err(lock_error(err));
+        return Err(err.into());
     }
     removal.finish();
     if args.json {

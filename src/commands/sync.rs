@@ -141,7 +141,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
                     placements,
                 });
             }
-            Err(err) => skipped.push((skill, crate::error::one_line(&err))),
+            Err(err) => skipped.push((skill, err.skip_reason())),
         }
     }
     for (skill, reason) in &skipped {
@@ -187,7 +187,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             if !install::in_place(placement, &plan.payload) {
                 transaction
                     .stage(placement, &plan.payload)
-                    .map_err(|err| install::install_error(&plan.skill.name, err))?;
+                    .map_err(|err| install::SkillError::new(&plan.skill.name, err))?;
             }
         }
         let previous = lock.skills.get(&plan.skill.name);
@@ -205,7 +205,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         crate::install::commit(transaction, Some((&lock, &scope.lock_path)), "syncing")
     {
         removal.rollback();
-        return Err(err);
+        return Err(err.into());
     }
     removal.finish();
     report(&planned, &stale, &skipped, mode, &scope, args.json, printer)?;
@@ -484,7 +484,7 @@ fn report(
             json!({"version": 1, "synced": synced, "removed": removed, "skipped": skipped});
         let mut text = serde_json::to_string_pretty(&document)?;
         text.push('\n');
-        return printer.data(&text);
+        return Ok(printer.data(&text)?);
     }
     for plan in planned {
         printer.status(format_args!(

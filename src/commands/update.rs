@@ -158,7 +158,7 @@ fn update_scope(
         for placement in &layout.placements {
             transaction
                 .stage(placement, &payload)
-                .map_err(|err| install::install_error(&status.name, err))?;
+                .map_err(|err| install::SkillError::new(&status.name, err))?;
         }
         let mut after = entry.clone();
         after.computed_hash.clone_from(&payload.computed_hash);
@@ -282,7 +282,7 @@ fn report(
             &json!({"version": 1, "updated": skills, "failed": failed}),
         )?;
         text.push('\n');
-        return printer.data(&text);
+        return Ok(printer.data(&text)?);
     }
     if updated.is_empty() {
         printer.status("nothing to update");

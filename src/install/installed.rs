@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::{Limits, Payload, Placement, collect};
-use crate::error::one_line;
+use crate::hint::one_line;
 use crate::source::tree::LocalTree;
 
 /// What is installed at a placement's path now: `None` when nothing is there.

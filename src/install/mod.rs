@@ -14,7 +14,8 @@
 
 use std::path::PathBuf;
 
-use crate::error::Error;
+use crate::hint::Hint;
+use crate::lock::LockError;
 
 pub mod installed;
 pub mod layout;
@@ -34,11 +35,11 @@ pub use transaction::{Committed, Removal, Transaction, commit, remove_any, remov
 pub enum InstallError {
     #[error("`{path}` is a symlink to `{target}`, which leaves the source")]
     SymlinkEscapes { path: String, target: String },
-    #[error("`{path}` is {size} bytes, over the limit of {limit} (--max-file-size)")]
+    #[error("`{path}` is {size} bytes, over the limit of {limit}")]
     FileTooLarge { path: String, size: u64, limit: u64 },
-    #[error("the skill is {size} bytes, over the limit of {limit} (--max-skill-size)")]
+    #[error("the skill is {size} bytes, over the limit of {limit}")]
     SkillTooLarge { size: u64, limit: u64 },
-    #[error("the skill has more than {limit} files (--max-files)")]
+    #[error("the skill has more than {limit} files")]
     TooManyFiles { limit: usize },
     #[error("`{path}` is not a regular file, folder or symlink")]
     Special { path: String },
@@ -56,7 +57,127 @@ pub enum InstallError {
     },
 }
 
-/// `err` of the skill `name`, as a command reports it.
-pub fn install_error(name: &str, err: InstallError) -> Error {
-    Error::msg(format!("cannot install `{name}`: {err}")).with_source(err)
+impl InstallError {
+    /// The option that sets the limit this error is over.
+    pub fn flag(&self) -> Option<&'static str> {
+        match self {
+            InstallError::FileTooLarge { .. } => Some("--max-file-size"),
+            InstallError::SkillTooLarge { .. } => Some("--max-skill-size"),
+            InstallError::TooManyFiles { .. } => Some("--max-files"),
+            _ => None,
+        }
+    }
+
+    /// Why a skill was left out, on one line, with the option of the limit it is over:
+    /// `` `f.bin` is 3000 bytes, over the limit of 1000 (--max-file-size) ``.
+    pub fn skip_reason(&self) -> String {
+        let text = crate::hint::one_line(self);
+        match self.flag() {
+            Some(flag) => format!("{text} ({flag})"),
+            None => text,
+        }
+    }
+}
+
+impl Hint for InstallError {
+    fn hint(&self) -> Option<String> {
+        if let Some(flag) = self.flag() {
+            return Some(format!(
+                "raise the limit with `{flag}` if you trust this skill"
+            ));
+        }
+        match self {
+            InstallError::SymlinkEscapes { .. } => Some(
+                "a skill may link only inside its source; ask its author to copy the file in"
+                    .into(),
+            ),
+            InstallError::Special { .. } => {
+                Some("a skill holds only files, folders and symlinks".into())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// An [`InstallError`] of the skill `name`, as a command reports it. The message includes the
+/// inner one, so the chain goes on with the inner error's cause.
+#[derive(Debug)]
+pub struct SkillError {
+    pub name: String,
+    pub error: InstallError,
+}
+
+impl SkillError {
+    pub fn new(name: &str, error: InstallError) -> SkillError {
+        SkillError {
+            name: name.to_owned(),
+            error,
+        }
+    }
+}
+
+impl std::fmt::Display for SkillError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot install `{}`: {}", self.name, self.error)
+    }
+}
+
+impl std::error::Error for SkillError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.error)
+    }
+}
+
+impl Hint for SkillError {
+    fn hint(&self) -> Option<String> {
+        self.error.hint()
+    }
+}
+
+/// A transaction that could not be written or taken back; nothing was changed.
+#[derive(Debug)]
+pub enum TransactionError {
+    /// Placing the staged folders failed (`doing` names the work: `installing`).
+    Commit { doing: String, error: InstallError },
+    /// A folder could not be moved out of the way.
+    Remove { path: PathBuf, error: InstallError },
+    /// The lockfile could not be written; what was placed was put back.
+    Lock(LockError),
+}
+
+impl std::fmt::Display for TransactionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TransactionError::Commit { doing, error } => {
+                write!(f, "{doing} failed; nothing was changed: {error}")
+            }
+            TransactionError::Remove { path, .. } => {
+                write!(f, "cannot remove `{}`; nothing was changed", path.display())
+            }
+            TransactionError::Lock(err) => err.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for TransactionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // `Commit` and `Lock` show their inner error's message: the chain goes on with its
+        // cause. `Remove` names the folder only: the inner error is the cause.
+        match self {
+            TransactionError::Commit { error, .. } => std::error::Error::source(error),
+            TransactionError::Remove { error, .. } => Some(error),
+            TransactionError::Lock(err) => std::error::Error::source(err),
+        }
+    }
+}
+
+impl Hint for TransactionError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            TransactionError::Commit { error, .. } | TransactionError::Remove { error, .. } => {
+                error.hint()
+            }
+            TransactionError::Lock(err) => err.hint(),
+        }
+    }
 }

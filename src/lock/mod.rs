@@ -14,6 +14,7 @@
 //! on-disk structs, validation into the model, canonical JSON), [`hash`] (`computedHash` and
 //! file digests), [`guard`] (the advisory lock concurrent runs take turns on).
 
+use crate::hint::Hint;
 use std::path::PathBuf;
 
 pub mod guard;
@@ -118,8 +119,8 @@ pub enum LockError {
     },
 }
 
-impl LockError {
-    pub fn hint(&self) -> Option<String> {
+impl Hint for LockError {
+    fn hint(&self) -> Option<String> {
         match self {
             LockError::Json { .. } | LockError::Entry { .. } => Some(
                 "fix the file by hand or restore it from version control; `skills` never drops entries it cannot read"

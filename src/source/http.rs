@@ -4,6 +4,7 @@
 //! most 10 redirects. `GITHUB_TOKEN` goes to GitHub hosts only (and is dropped by redirects to
 //! other hosts). Bodies are read up to a limit, never further.
 
+use crate::hint::Hint;
 use std::io::Read as _;
 use std::time::Duration;
 
@@ -47,8 +48,8 @@ pub enum HttpError {
     Setup(String),
 }
 
-impl HttpError {
-    pub fn hint(&self) -> Option<String> {
+impl Hint for HttpError {
+    fn hint(&self) -> Option<String> {
         match self {
             HttpError::Connect { .. } => Some("check the network (and HTTPS_PROXY / NO_PROXY)".into()),
             HttpError::Timeout { .. } => Some("set SKILLS_HTTP_TIMEOUT (seconds) to wait longer".into()),
@@ -62,7 +63,9 @@ impl HttpError {
             _ => None,
         }
     }
+}
 
+impl HttpError {
     /// Whether the server said the thing does not exist (so another place may be tried).
     pub fn is_not_found(&self) -> bool {
         matches!(

@@ -266,7 +266,7 @@ pub fn stage_all(
         let payload = match install::collect(tree, &skill.source_dir, limits) {
             Ok(payload) => payload,
             Err(err) => {
-                let reason = crate::error::one_line(&err);
+                let reason = err.skip_reason();
                 printer.warn(format_args!("skipped `{}`: {reason}", skill.name));
                 skipped.push((skill.name.clone(), reason));
                 continue;
@@ -309,7 +309,7 @@ fn stage_one(transaction: &mut Transaction, passed: crate::gate::Passed) -> Resu
     for placement in &skill.placements {
         transaction
             .stage(placement, &payload)
-            .map_err(|err| install::install_error(&skill.name, err))?;
+            .map_err(|err| install::SkillError::new(&skill.name, err))?;
     }
     Ok(Staged {
         computed_hash: payload.computed_hash,

@@ -41,7 +41,12 @@ pub fn describe_plan(
                 let _ = writeln!(out, "  {} ({} files)", skill.name, payload.files.len());
             }
             Err(err) => {
-                let _ = writeln!(out, "  {} (would be skipped: {err})", skill.name);
+                let _ = writeln!(
+                    out,
+                    "  {} (would be skipped: {})",
+                    skill.name,
+                    err.skip_reason()
+                );
                 continue;
             }
         }
@@ -152,7 +157,7 @@ impl Installed<'_> {
         });
         let mut text = serde_json::to_string_pretty(&document)?;
         text.push('\n');
-        printer.data(&text)
+        Ok(printer.data(&text)?)
     }
 }
 

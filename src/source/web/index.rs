@@ -279,7 +279,7 @@ impl IndexTree {
         let mut loaded = self.loaded.borrow_mut();
         let tree = loaded.entry(name.to_owned()).or_insert_with(|| {
             fetch_skill(&self.http, &self.index, skill, self.limits)
-                .map_err(|err| crate::error::one_line(&err))
+                .map_err(|err| crate::hint::one_line(&err))
         });
         match tree {
             Ok(tree) => then(tree, rest),

@@ -11,6 +11,7 @@ mod archive;
 mod index;
 mod memory;
 
+use crate::hint::Hint;
 use std::rc::Rc;
 
 use super::discover::Offered;
@@ -85,8 +86,8 @@ pub enum WebError {
     Unknown { url: String, found: String },
 }
 
-impl WebError {
-    pub fn hint(&self) -> Option<String> {
+impl Hint for WebError {
+    fn hint(&self) -> Option<String> {
         match self {
             WebError::Http(err) => err.hint(),
             WebError::Unknown { .. } => Some(
