@@ -42,7 +42,8 @@ pub fn read_copies(scope: &Scope) -> Result<Copies, Error> {
                     .entry(name.clone())
                     .or_default()
                     .push(Folder { installed, payload }),
-                Some(Err(why)) => {
+                Some(Err(err)) => {
+                    let why = crate::hint::one_line(&err);
                     unreadable.push((name.clone(), shown(&installed.real, scope), why));
                 }
                 None => {}

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use crate::error::Error;
 use crate::hint::one_line;
-use crate::install::{self, Limits, Payload};
+use crate::install::{self, Limits, Payload, RestoreError};
 use crate::lock::{Lock, LockEntry, SourceType};
 use crate::project::Scope;
 use crate::source::SourceEnv;
@@ -69,15 +69,11 @@ pub fn read_skill(
     name: &str,
     opened: &Opened,
     limits: Limits,
-) -> Result<Option<(String, Payload)>, String> {
-    let Some(dir) = opened
-        .skill_dir(entry.skill_path.as_deref(), name)
-        .map_err(|err| one_line(&err))?
-    else {
+) -> Result<Option<(String, Payload)>, RestoreError> {
+    let Some(dir) = opened.skill_dir(entry.skill_path.as_deref(), name)? else {
         return Ok(None);
     };
-    let payload =
-        install::collect(opened.tree.as_ref(), &dir, limits).map_err(|err| one_line(&err))?;
+    let payload = install::collect(opened.tree.as_ref(), &dir, limits)?;
     Ok(Some((dir, payload)))
 }
 
@@ -197,7 +193,7 @@ pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
             digest,
             ..Status::new(name, State::UpdateAvailable, tip)
         },
-        Err(reason) => Status::unreachable(name, tip, reason),
+        Err(err) => Status::unreachable(name, tip, one_line(&err)),
     }
 }
 

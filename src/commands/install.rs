@@ -11,8 +11,9 @@ use serde_json::json;
 
 use crate::cli::{AddOptions, InstallArgs};
 use crate::error::{Error, ExitStatus};
+use crate::hint::Hint;
 use crate::hint::one_line;
-use crate::install::{self, FileDiff, Transaction};
+use crate::install::{self, FileDiff, RestoreError, Transaction};
 use crate::lock::{Lock, LockEntry};
 use crate::offered::split_source;
 use crate::output::Printer;
@@ -62,7 +63,7 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let mut transaction = Transaction::default();
     let mut next = lock.clone();
     let mut outcomes: Vec<(String, Outcome)> = Vec::new();
-    let mut failures: Vec<(String, String)> = Vec::new();
+    let mut failures: Vec<(String, RestoreError)> = Vec::new();
     for (name, entry) in &lock.skills {
         printer.debug(format_args!("restoring `{name}` from `{}`", entry.source));
         match restore(
@@ -119,17 +120,25 @@ fn add_only_flag(options: &AddOptions) -> Option<&'static str> {
     .find_map(|(given, flag)| given.then_some(flag))
 }
 
-fn not_reproduced(failures: &[(String, String)], consequence: &str) -> Error {
+fn not_reproduced(failures: &[(String, RestoreError)], consequence: &str) -> Error {
     let list: Vec<String> = failures
         .iter()
-        .map(|(name, why)| format!("`{name}`: {why}"))
+        .map(|(name, why)| format!("`{name}`: {}", one_line(why)))
         .collect();
+    // The failures' own hints first (a token to set, a limit to raise), each once.
+    let mut hints: Vec<String> = Vec::new();
+    for hint in failures.iter().filter_map(|(_, why)| why.hint()) {
+        if !hints.contains(&hint) {
+            hints.push(hint);
+        }
+    }
+    hints.push("`skills check` shows what moved upstream; `skills update` installs the upstream versions and locks them".to_owned());
     Error::msg(format!(
         "{} of the locked skills cannot be reproduced exactly ({consequence}):\n  {}",
         failures.len(),
         list.join("\n  ")
     ))
-    .with_hint("`skills check` shows what moved upstream; `skills update` installs the upstream versions and locks them")
+    .with_hint(hints.join("; "))
 }
 
 /// Reads `entry`'s skill at its locked commit, checks it against the lock, and stages it where it
@@ -140,44 +149,39 @@ fn restore(
     locked: &mut Locked,
     (transaction, gate): (&mut Transaction, &mut crate::gate::Gate),
     printer: &Printer,
-) -> Result<(Outcome, LockEntry), String> {
-    let request = locked
-        .request(entry, Want::locked(entry))
-        .map_err(|err| one_line(&err))?;
-    let opened = locked
-        .sources
-        .open(&request)
-        .map_err(|err| one_line(&err))?;
+) -> Result<(Outcome, LockEntry), RestoreError> {
+    let request = locked.request(entry, Want::locked(entry))?;
+    let opened = locked.sources.open(&request)?;
     let at = opened
         .commit()
         .map_or_else(String::new, |c| format!(" at {}", &c[..12]));
-    let (dir, payload) = upstream::read_skill(entry, name, &opened, locked.limits)?
-        .ok_or_else(|| format!("its source{at} has no skill `{name}`"))?;
+    let (dir, payload) =
+        upstream::read_skill(entry, name, &opened, locked.limits)?.ok_or_else(|| {
+            RestoreError::Missing {
+                name: name.to_owned(),
+                at: at.clone(),
+            }
+        })?;
     if payload.computed_hash != entry.computed_hash {
-        return Err(format!(
-            "its source{at} has hash {}, the lock says {}",
-            &payload.computed_hash[..12],
-            &entry.computed_hash[..12.min(entry.computed_hash.len())]
-        ));
+        return Err(RestoreError::Hash {
+            at,
+            found: payload.computed_hash[..12].to_owned(),
+            locked: entry.computed_hash[..12.min(entry.computed_hash.len())].to_owned(),
+        });
     }
     let digests = payload.digests();
     if !entry.files.is_empty() && digests != entry.files {
         let diff = FileDiff::between(&entry.files, &digests);
-        return Err(format!(
-            "its files differ from the lock's `files` ({})",
-            diff.summary()
-        ));
+        return Err(RestoreError::Files(diff.summary()));
     }
     let layout = install::layout(locked.scope, name, entry)?;
     let allow = gate
         .check_locked(name, entry, (&dir, &layout.folder), &payload, printer)
-        .ok_or("refused by the install gate")?;
+        .ok_or(RestoreError::Refused)?;
     let mut outcome = Outcome::InPlace;
     for placement in &layout.placements {
         if !install::in_place(placement, &payload) {
-            transaction
-                .stage(placement, &payload)
-                .map_err(|err| one_line(&err))?;
+            transaction.stage(placement, &payload)?;
             outcome = Outcome::Restored;
         }
     }
@@ -204,7 +208,7 @@ fn restore(
 
 fn report(
     outcomes: &[(String, Outcome)],
-    failures: &[(String, String)],
+    failures: &[(String, RestoreError)],
     as_json: bool,
     printer: &Printer,
 ) -> Result<(), Error> {
@@ -220,7 +224,7 @@ fn report(
     if as_json {
         let failed: Vec<serde_json::Value> = failures
             .iter()
-            .map(|(name, reason)| json!({"name": name, "reason": reason}))
+            .map(|(name, reason)| json!({"name": name, "reason": one_line(reason)}))
             .collect();
         let document =
             json!({"version": 1, "restored": restored, "unchanged": in_place, "failed": failed});

@@ -141,8 +141,8 @@ fn update_scope(
         };
         let layout = match install::layout(scope, &status.name, &entry) {
             Ok(layout) => layout,
-            Err(reason) => {
-                failures.push((status.name, reason));
+            Err(err) => {
+                failures.push((status.name, crate::hint::one_line(&err)));
                 continue;
             }
         };

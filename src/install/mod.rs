@@ -25,7 +25,7 @@ pub mod plan;
 pub mod transaction;
 
 pub use installed::{FileDiff, in_place, installed};
-pub use layout::{Layout, layout, subagents};
+pub use layout::{Layout, LayoutError, layout, subagents};
 pub use payload::{Limits, Payload, PayloadFile, collect};
 pub use placement::{Placement, link_placements, placements};
 pub use plan::{Planned, Staged};
@@ -94,6 +94,46 @@ impl Hint for InstallError {
             InstallError::Special { .. } => {
                 Some("a skill holds only files, folders and symlinks".into())
             }
+            // A web source's failure travels inside the read error; its hint with it.
+            InstallError::Read { source, .. } => source
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<crate::source::web::SharedWebError>())
+                .and_then(Hint::hint),
+            _ => None,
+        }
+    }
+}
+
+/// Why a locked skill cannot be put back as the lock records it (`skills install`).
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    #[error(transparent)]
+    Open(#[from] crate::source::open::OpenError),
+    #[error(transparent)]
+    Install(#[from] InstallError),
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
+    /// `at` is ` at <commit>` when the source has commits.
+    #[error("its source{at} has no skill `{name}`")]
+    Missing { name: String, at: String },
+    #[error("its source{at} has hash {found}, the lock says {locked}")]
+    Hash {
+        at: String,
+        found: String,
+        locked: String,
+    },
+    #[error("its files differ from the lock's `files` ({0})")]
+    Files(String),
+    #[error("refused by the install gate")]
+    Refused,
+}
+
+impl Hint for RestoreError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            RestoreError::Open(err) => err.hint(),
+            RestoreError::Install(err) => err.hint(),
+            RestoreError::Layout(err) => err.hint(),
             _ => None,
         }
     }

@@ -91,7 +91,7 @@ pub enum LockError {
     Entry {
         path: PathBuf,
         name: String,
-        problem: String,
+        problem: wire::EntryProblem,
     },
     #[error("cannot write `{}`", path.display())]
     Write {

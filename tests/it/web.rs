@@ -461,6 +461,8 @@ fn bad_downloads_are_refused_and_nothing_is_written() {
     );
 
     refused(&server, "/bad/bomb.zip", "unpacks to more than the limit");
+    // The typed problem keeps the limit's hint (it was a substring test on the message).
+    refused(&server, "/bad/bomb.zip", "hint: raise --max-download-size");
     refused(&server, "/bad/climb.tar", "unsafe path `../escape.txt`");
     refused(&server, "/bad/link.tar", "`evil` is a link");
     refused(&server, "/bad/big/SKILL.md", "larger than the limit");
