@@ -4,7 +4,7 @@
 
 use std::io::IsTerminal;
 
-use crate::error::Error;
+use crate::hint::Hint;
 use crate::install::Planned;
 use crate::output::Printer;
 use crate::project::{Scope, Target, shown};
@@ -14,15 +14,49 @@ pub fn terminal() -> bool {
     std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
 }
 
-fn prompt_error(source: dialoguer::Error) -> Error {
-    Error::Terminal {
+/// A question that could not be asked or was not answered; nothing was installed.
+#[derive(Debug, thiserror::Error)]
+pub enum AskError {
+    /// `what` is asked for (`answer`, `query`).
+    #[error("cannot read the {what}")]
+    Terminal {
+        what: &'static str,
+        #[source]
+        source: dialoguer::Error,
+    },
+    #[error("no skill selected; nothing was installed")]
+    NoSkill,
+    #[error("no agent selected; nothing was installed")]
+    NoAgent,
+    #[error("not installing without confirmation, and there is no terminal to ask on")]
+    NoTerminal,
+    #[error("cancelled; nothing was installed")]
+    Cancelled,
+    #[error(transparent)]
+    Targets(#[from] crate::project::ProjectError),
+}
+
+impl Hint for AskError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            AskError::NoTerminal => Some(
+                "pass `-y` to confirm (with `--skill` and `-a` to choose skills and agents)".into(),
+            ),
+            AskError::Targets(err) => err.hint(),
+            _ => None,
+        }
+    }
+}
+
+fn prompt_error(source: dialoguer::Error) -> AskError {
+    AskError::Terminal {
         what: "answer",
         source,
     }
 }
 
 /// Asks which of the offered skills to install (one offered skill is not asked about).
-pub fn pick_skills(offered: &[Offered], show_internal: bool) -> Result<Vec<Offered>, Error> {
+pub fn pick_skills(offered: &[Offered], show_internal: bool) -> Result<Vec<Offered>, AskError> {
     let visible: Vec<&Offered> = offered
         .iter()
         .filter(|s| show_internal || !s.internal)
@@ -50,12 +84,12 @@ pub fn pick_skills(offered: &[Offered], show_internal: bool) -> Result<Vec<Offer
         Some(indexes) if !indexes.is_empty() => {
             Ok(indexes.into_iter().map(|i| visible[i].clone()).collect())
         }
-        _ => Err(Error::msg("no skill selected; nothing was installed")),
+        _ => Err(AskError::NoSkill),
     }
 }
 
 /// Asks which agents to install for; the ones `add` would pick by itself are preselected.
-pub fn pick_agents(scope: &Scope) -> Result<Vec<Target>, Error> {
+pub fn pick_agents(scope: &Scope) -> Result<Vec<Target>, AskError> {
     let defaults: Vec<&str> = scope
         .default_targets()
         .iter()
@@ -91,7 +125,7 @@ pub fn pick_agents(scope: &Scope) -> Result<Vec<Target>, Error> {
                 .collect();
             Ok(scope.targets_for(&ids)?)
         }
-        _ => Err(Error::msg("no agent selected; nothing was installed")),
+        _ => Err(AskError::NoAgent),
     }
 }
 
@@ -101,15 +135,12 @@ pub fn confirm_install(
     targets: &[Target],
     scope: &Scope,
     printer: &Printer,
-) -> Result<(), Error> {
+) -> Result<(), AskError> {
     if yes {
         return Ok(());
     }
     if !terminal() {
-        return Err(Error::msg(
-            "not installing without confirmation, and there is no terminal to ask on",
-        )
-        .with_hint("pass `-y` to confirm (with `--skill` and `-a` to choose skills and agents)"));
+        return Err(AskError::NoTerminal);
     }
     let dirs: Vec<String> = targets.iter().map(|t| shown(&t.dir, scope)).collect();
     let names: Vec<&str> = planned.iter().map(|p| p.name.as_str()).collect();
@@ -121,12 +152,12 @@ pub fn confirm_install(
     if yes_no("Proceed", true)? {
         Ok(())
     } else {
-        Err(Error::msg("cancelled; nothing was installed"))
+        Err(AskError::Cancelled)
     }
 }
 
 /// Asks a yes/no question on stderr.
-pub fn yes_no(question: &str, default: bool) -> Result<bool, Error> {
+pub fn yes_no(question: &str, default: bool) -> Result<bool, AskError> {
     dialoguer::Confirm::new()
         .with_prompt(question)
         .default(default)

@@ -65,13 +65,14 @@ pub enum Error {
     /// A failed search (`skills find`): the cause says how.
     #[error("the search failed")]
     Search(#[source] crate::source::http::HttpError),
-    /// A question on the terminal that could not be asked or answered (`what` is asked for).
-    #[error("cannot read the {what}")]
-    Terminal {
-        what: &'static str,
-        #[source]
-        source: dialoguer::Error,
-    },
+    #[error(transparent)]
+    Ask(#[from] crate::ask::AskError),
+    #[error(transparent)]
+    Offer(#[from] crate::offered::OfferError),
+    #[error(transparent)]
+    Gate(#[from] crate::gate::GateError),
+    #[error(transparent)]
+    Select(#[from] crate::upstream::SelectError),
     /// An error of one command, with an optional hint and an optional cause (never a copy of
     /// the cause's message: that one is printed as the cause).
     #[error("{message}")]
@@ -122,7 +123,7 @@ impl Error {
     /// The concept error inside, to ask for its hint.
     fn concept(&self) -> Option<&dyn Hint> {
         Some(match self {
-            Error::Io(_) | Error::Json(_) | Error::Terminal { .. } | Error::Message { .. } => {
+            Error::Io(_) | Error::Json(_) | Error::Message { .. } => {
                 return None;
             }
             Error::Index(err) => err,
@@ -138,6 +139,10 @@ impl Error {
             Error::PromptWrite(err) => err,
             Error::Template(err) => err,
             Error::Serve(err) => err,
+            Error::Ask(err) => err,
+            Error::Offer(err) => err,
+            Error::Gate(err) => err,
+            Error::Select(err) => err,
         })
     }
 

@@ -3,7 +3,7 @@
 //! that says where it looked), and the offered skill a name means.
 
 use crate::cli::{AddOptions, LimitArgs};
-use crate::error::Error;
+use crate::hint::Hint;
 use crate::output::Printer;
 use crate::project::Scope;
 use crate::source::discover::{self, Offered, Options};
@@ -38,6 +38,33 @@ pub struct Found {
     pub settings: GitSettings,
 }
 
+/// Why a source offers nothing to install.
+#[derive(Debug, thiserror::Error)]
+pub enum OfferError {
+    #[error(transparent)]
+    Source(#[from] crate::source::grammar::SourceError),
+    #[error(transparent)]
+    Open(#[from] crate::source::open::OpenError),
+    #[error("`{input}` offers no skills")]
+    NoSkills {
+        input: String,
+        searched: Vec<String>,
+    },
+}
+
+impl Hint for OfferError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            OfferError::Source(err) => err.hint(),
+            OfferError::Open(err) => err.hint(),
+            OfferError::NoSkills { searched, .. } => Some(format!(
+                "searched {}; a skill is a folder with a SKILL.md that has a `name` and a `description`",
+                searched.join(", ")
+            )),
+        }
+    }
+}
+
 /// Opens the source `input` and finds its skills; a source with none is an error.
 pub fn open_offered(
     input: &str,
@@ -45,7 +72,7 @@ pub fn open_offered(
     full_depth: bool,
     limits: &LimitArgs,
     printer: &Printer,
-) -> Result<Found, Error> {
+) -> Result<Found, OfferError> {
     let env = SourceEnv::from_env(scope.project.clone());
     let source = sources::parse(input, &env)?;
     let mut settings = Scope::git_settings(printer.progress());
@@ -66,10 +93,10 @@ pub fn open_offered(
         printer.warn(warning);
     }
     if discovery.skills.is_empty() {
-        return Err(Error::msg(format!("`{input}` offers no skills")).with_hint(format!(
-            "searched {}; a skill is a folder with a SKILL.md that has a `name` and a `description`",
-            discovery.searched.join(", ")
-        )));
+        return Err(OfferError::NoSkills {
+            input: input.to_owned(),
+            searched: discovery.searched,
+        });
     }
     Ok(Found {
         opened,

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::error::Error;
+use crate::hint::Hint;
 use crate::hint::one_line;
 use crate::install::{self, Limits, Payload, RestoreError};
 use crate::lock::{Lock, LockEntry, SourceType};
@@ -197,27 +197,39 @@ pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
     }
 }
 
+/// A skill asked for by name that the lockfile does not have.
+#[derive(Debug, thiserror::Error)]
+#[error("`{name}` is not in the lockfile")]
+pub struct SelectError {
+    pub name: String,
+    pub locked: Vec<String>,
+}
+
+impl Hint for SelectError {
+    fn hint(&self) -> Option<String> {
+        Some(if self.locked.is_empty() {
+            "the lockfile is empty".to_owned()
+        } else {
+            format!("locked: {}", self.locked.join(", "))
+        })
+    }
+}
+
 /// The entries `names` selects (all when empty); an unknown name is an error that lists the
 /// locked ones.
 pub fn select<'a>(
     lock: &'a Lock,
     names: &[String],
-) -> Result<Vec<(&'a String, &'a LockEntry)>, Error> {
+) -> Result<Vec<(&'a String, &'a LockEntry)>, SelectError> {
     if names.is_empty() {
         return Ok(lock.skills.iter().collect());
     }
     names
         .iter()
         .map(|name| {
-            lock.skills.get_key_value(name).ok_or_else(|| {
-                let known: Vec<&str> = lock.skills.keys().map(String::as_str).collect();
-                Error::msg(format!("`{name}` is not in the lockfile")).with_hint(
-                    if known.is_empty() {
-                        "the lockfile is empty".to_owned()
-                    } else {
-                        format!("locked: {}", known.join(", "))
-                    },
-                )
+            lock.skills.get_key_value(name).ok_or_else(|| SelectError {
+                name: name.clone(),
+                locked: lock.skills.keys().cloned().collect(),
             })
         })
         .collect()

@@ -39,13 +39,13 @@ fn query(args: &FindArgs) -> Result<String, Error> {
     if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
         return Err(Error::msg("no query given").with_hint("`skills find pdf`"));
     }
-    dialoguer::Input::<String>::new()
+    Ok(dialoguer::Input::<String>::new()
         .with_prompt("Search skills")
         .interact_text_on(&dialoguer::console::Term::stderr())
-        .map_err(|source| Error::Terminal {
+        .map_err(|source| crate::ask::AskError::Terminal {
             what: "query",
             source,
-        })
+        })?)
 }
 
 pub fn run(args: &FindArgs, printer: &Printer) -> Result<ExitStatus, Error> {
