@@ -107,6 +107,24 @@ impl Printer {
         }
     }
 
+    /// `hint: …` on stderr for each distinct hint of `errors` (after their warnings), silenced
+    /// by `-q`.
+    pub fn hints<'a>(&self, errors: impl IntoIterator<Item = &'a dyn Hint>) {
+        let mut seen: Vec<String> = Vec::new();
+        for hint in errors.into_iter().filter_map(Hint::hint) {
+            if !seen.contains(&hint) {
+                seen.push(hint);
+            }
+        }
+        if self.quiet {
+            return;
+        }
+        let label = self.paint_err(INFO, "hint");
+        for hint in seen {
+            let _ = writeln!(io::stderr().lock(), "{label}: {hint}");
+        }
+    }
+
     /// Details shown only with `-v`.
     pub fn debug(&self, message: impl Display) {
         if self.verbose > 0 {

@@ -11,7 +11,6 @@
 use std::path::Path;
 
 use crate::hint::Hint;
-use crate::hint::one_line;
 use crate::install::{self, Limits, Payload, RestoreError};
 use crate::lock::{Lock, LockEntry, SourceType};
 use crate::project::Scope;
@@ -113,7 +112,7 @@ pub struct Status {
     /// The upstream commit looked at (git sources).
     pub upstream: Option<String>,
     /// Why, for the states that need one.
-    pub reason: Option<String>,
+    pub reason: Option<RestoreError>,
     /// The upstream version, when it is an update: its folder in the source and its files.
     pub update: Option<(String, Payload)>,
     /// What a web source says the update's bytes hash to.
@@ -132,9 +131,13 @@ impl Status {
         }
     }
 
-    fn unreachable(name: &str, upstream: Option<String>, reason: String) -> Status {
+    fn unreachable(
+        name: &str,
+        upstream: Option<String>,
+        reason: impl Into<RestoreError>,
+    ) -> Status {
         Status {
-            reason: Some(reason),
+            reason: Some(reason.into()),
             ..Status::new(name, State::Unreachable, upstream)
         }
     }
@@ -144,7 +147,7 @@ impl Status {
 pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
     let request = match locked.request(entry, Want::tracked(entry)) {
         Ok(request) => request,
-        Err(err) => return Status::unreachable(name, None, one_line(&err)),
+        Err(err) => return Status::unreachable(name, None, err),
     };
     // A skill made where it is installed is its own upstream: `skills manifest` records edits.
     if let Location::Folder(_) = &request.location
@@ -158,10 +161,10 @@ pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
     }
     let sources = &mut locked.sources;
     let opened = match sources.tip(&request) {
-        Err(err) => return Status::unreachable(name, None, one_line(&err)),
+        Err(err) => return Status::unreachable(name, None, err),
         Ok(None) => match sources.open(&request) {
             Ok(opened) => opened,
-            Err(err) => return Status::unreachable(name, None, one_line(&err)),
+            Err(err) => return Status::unreachable(name, None, err),
         },
         Ok(Some(tip)) => {
             if entry.commit.as_deref() == Some(tip.as_str()) {
@@ -170,7 +173,7 @@ pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
             // Exactly the tip commit seen in the advertisement (the ref may move while we look).
             match sources.open(&request.pinned(&tip)) {
                 Ok(opened) => opened,
-                Err(err) => return Status::unreachable(name, Some(tip), one_line(&err)),
+                Err(err) => return Status::unreachable(name, Some(tip), err),
             }
         }
     };
@@ -182,7 +185,7 @@ pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
     let digest = opened.digest_of(name);
     match read_skill(entry, name, &opened, locked.limits) {
         Ok(None) => Status {
-            reason: Some(format!("the source no longer has a skill `{name}`")),
+            reason: Some(RestoreError::Removed(name.to_owned())),
             ..Status::new(name, State::RemovedUpstream, tip)
         },
         Ok(Some((_, payload))) if payload.computed_hash == entry.computed_hash => {
@@ -193,7 +196,7 @@ pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
             digest,
             ..Status::new(name, State::UpdateAvailable, tip)
         },
-        Err(err) => Status::unreachable(name, tip, one_line(&err)),
+        Err(err) => Status::unreachable(name, tip, err),
     }
 }
 

@@ -5,6 +5,7 @@ use serde_json::json;
 
 use crate::cli::CheckArgs;
 use crate::error::{Error, ExitStatus};
+use crate::hint::one_line;
 use crate::lock::LockEntry;
 use crate::output::Printer;
 use crate::project::Scope;
@@ -46,7 +47,7 @@ fn report(
                     "lockedCommit": entry.commit,
                     "upstreamCommit": status.upstream,
                     "status": status.state.slug(),
-                    "reason": status.reason,
+                    "reason": status.reason.as_ref().map(|r| one_line(r)),
                 })
             })
             .collect();
@@ -71,9 +72,15 @@ fn report(
     printer.data(&format!("{table}\n"))?;
     for (status, _) in statuses {
         if let Some(reason) = &status.reason {
-            printer.warn(format_args!("`{}`: {reason}", status.name));
+            printer.warn(format_args!("`{}`: {}", status.name, one_line(reason)));
         }
     }
+    printer.hints(
+        statuses
+            .iter()
+            .filter_map(|(s, _)| s.reason.as_ref())
+            .map(|r| r as &dyn crate::hint::Hint),
+    );
     let updates = statuses
         .iter()
         .filter(|(s, _)| matches!(s.state, State::UpdateAvailable | State::RemovedUpstream))

@@ -8,14 +8,15 @@ use serde_json::json;
 
 use crate::cli::UpdateArgs;
 use crate::error::{Error, ExitStatus};
-use crate::install::{self, FileDiff, Transaction};
+use crate::hint::one_line;
+use crate::install::{self, FileDiff, RestoreError, Transaction};
 use crate::lock::LockEntry;
 use crate::output::Printer;
 use crate::project::Scope;
 use crate::upstream::{self, Locked, State, Status};
 
 /// Skills not updated, with why.
-type Failures = Vec<(String, String)>;
+type Failures = Vec<(String, RestoreError)>;
 
 /// One skill updated: the entry before and after, and how its files changed.
 struct Updated {
@@ -28,7 +29,7 @@ struct Updated {
 pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let scopes = scopes(args)?;
     let mut updated: Vec<Updated> = Vec::new();
-    let mut failures: Vec<(String, String)> = Vec::new();
+    let mut failures: Failures = Vec::new();
     let mut unknown: Vec<String> = args.names.clone();
     for scope in &scopes {
         let lock = scope.read_lock()?;
@@ -61,8 +62,9 @@ pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         Ok(ExitStatus::Success)
     } else {
         for (name, reason) in &failures {
-            printer.warn(format_args!("not updated `{name}`: {reason}"));
+            printer.warn(format_args!("not updated `{name}`: {}", one_line(reason)));
         }
+        printer.hints(failures.iter().map(|(_, r)| r as &dyn crate::hint::Hint));
         Ok(ExitStatus::Failure)
     }
 }
@@ -123,7 +125,7 @@ fn update_scope(
     let mut transaction = Transaction::default();
     let mut updated: Vec<Updated> = Vec::new();
     let mut edited: Vec<String> = Vec::new();
-    let mut failures: Vec<(String, String)> = Vec::new();
+    let mut failures: Failures = Vec::new();
     for (status, entry) in statuses {
         match status.state {
             State::UpdateAvailable => {}
@@ -131,7 +133,7 @@ fn update_scope(
             State::RemovedUpstream | State::Unreachable => {
                 let reason = status
                     .reason
-                    .unwrap_or_else(|| status.state.as_str().to_owned());
+                    .unwrap_or_else(|| RestoreError::Removed(status.name.clone()));
                 failures.push((status.name, reason));
                 continue;
             }
@@ -142,13 +144,13 @@ fn update_scope(
         let layout = match install::layout(scope, &status.name, &entry) {
             Ok(layout) => layout,
             Err(err) => {
-                failures.push((status.name, crate::hint::one_line(&err)));
+                failures.push((status.name, err.into()));
                 continue;
             }
         };
         let folder = (dir.as_str(), layout.folder.as_str());
         let Some(allow) = gate.check_locked(&status.name, &entry, folder, &payload, printer) else {
-            failures.push((status.name, "refused by the install gate".to_owned()));
+            failures.push((status.name, RestoreError::Refused));
             continue;
         };
         let before_files = recorded_files(&entry, &layout.placements);
@@ -255,7 +257,7 @@ fn version(entry: &LockEntry) -> String {
 
 fn report(
     updated: &[Updated],
-    failures: &[(String, String)],
+    failures: &[(String, RestoreError)],
     as_json: bool,
     printer: &Printer,
 ) -> Result<(), Error> {
@@ -276,7 +278,7 @@ fn report(
             .collect();
         let failed: Vec<serde_json::Value> = failures
             .iter()
-            .map(|(name, reason)| json!({"name": name, "reason": reason}))
+            .map(|(name, reason)| json!({"name": name, "reason": one_line(reason)}))
             .collect();
         let mut text = serde_json::to_string_pretty(
             &json!({"version": 1, "updated": skills, "failed": failed}),

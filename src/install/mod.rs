@@ -126,6 +126,9 @@ pub enum RestoreError {
     Files(String),
     #[error("refused by the install gate")]
     Refused,
+    /// Upstream (`check`, `update`): the source no longer has the skill.
+    #[error("the source no longer has a skill `{0}`")]
+    Removed(String),
 }
 
 impl Hint for RestoreError {
