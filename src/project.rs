@@ -142,14 +142,16 @@ impl Scope {
     /// Takes the advisory lock of this scope's lockfile for the rest of the run, saying so while
     /// another run holds it.
     pub fn guard(&self, printer: &Printer) -> Result<Guard, ProjectError> {
+        let timeout = crate::lock::guard::timeout();
         Guard::acquire(
             &self.lock_path,
             &crate::env_vars::cache_dir(),
-            crate::lock::guard::timeout(),
+            timeout,
             || {
                 printer.status(format_args!(
-                    "Waiting for another `skills` run on `{}`",
-                    self.lock_path.display()
+                    "Waiting for another `skills` run on `{}` (at most {} s)",
+                    self.lock_path.display(),
+                    timeout.as_secs()
                 ));
             },
         )

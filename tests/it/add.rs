@@ -783,7 +783,7 @@ fn lockfile_held_by_another_process_times_out() {
         .replace(&lockfile.display().to_string(), "[LOCKFILE]");
     assert_eq!(output.code, 2, "{stderr}");
     insta::assert_snapshot!(stderr, @r"
-    Waiting for another `skills` run on `[LOCKFILE]`
+    Waiting for another `skills` run on `[LOCKFILE]` (at most 1 s)
     error: gave up after 1 s waiting for another `skills` run on `[LOCKFILE]` (it holds `[GUARD]`)
 
     hint: another `skills` run is changing this lockfile; let it finish (or stop it) and try again, or set SKILLS_LOCK_TIMEOUT (seconds) to wait longer; the lock goes away by itself when that run exits
