@@ -302,16 +302,14 @@ impl Gate {
     }
 
     /// Refused skills with why, as commands list skipped skills.
-    pub fn refusals(&self) -> Vec<(String, String)> {
+    pub fn refusals(&self) -> Vec<(String, crate::install::Skip)> {
         self.refused
             .iter()
             .map(|(name, codes)| {
                 (
                     name.clone(),
-                    if codes.is_empty() {
-                        "refused by the install gate".to_owned()
-                    } else {
-                        format!("refused by the install gate: {}", codes.join(", "))
+                    crate::install::Skip::Refused {
+                        codes: codes.iter().map(|c| (*c).to_owned()).collect(),
                     },
                 )
             })

@@ -104,6 +104,34 @@ impl Hint for InstallError {
     }
 }
 
+/// Why a chosen skill was left out of an install (the others go on).
+#[derive(Debug)]
+pub enum Skip {
+    /// Its name cannot be a folder name.
+    FolderName,
+    /// It cannot be read or is over a limit.
+    Install(InstallError),
+    /// The install gate refused it (`codes`: the findings' rules, if it got that far).
+    Refused { codes: Vec<String> },
+}
+
+impl std::fmt::Display for Skip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Skip::FolderName => f.write_str(
+                "its name cannot be a folder name (path separators, `..`, or no letters)",
+            ),
+            Skip::Install(err) => f.write_str(&err.skip_reason()),
+            Skip::Refused { codes } if codes.is_empty() => {
+                f.write_str("refused by the install gate")
+            }
+            Skip::Refused { codes } => {
+                write!(f, "refused by the install gate: {}", codes.join(", "))
+            }
+        }
+    }
+}
+
 /// Why a locked skill cannot be put back as the lock records it (`skills install`).
 #[derive(Debug, thiserror::Error)]
 pub enum RestoreError {

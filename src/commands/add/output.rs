@@ -64,7 +64,7 @@ pub fn describe_plan(
 /// What one `add` installed, for its report.
 pub struct Installed<'a> {
     pub staged: &'a [Staged],
-    pub skipped: &'a [(String, String)],
+    pub skipped: &'a [(String, crate::install::Skip)],
     pub agents: &'a [String],
     pub origin: &'a Origin,
     pub mode: InstallMode,
@@ -145,7 +145,7 @@ impl Installed<'_> {
         skills.extend(
             skipped
                 .iter()
-                .map(|(n, r)| json!({"name": n, "status": "skipped", "reason": r})),
+                .map(|(n, r)| json!({"name": n, "status": "skipped", "reason": r.to_string()})),
         );
         let document = json!({
             "version": 1,
