@@ -30,8 +30,9 @@ pub enum AskError {
     NoAgent,
     #[error("not installing without confirmation, and there is no terminal to ask on")]
     NoTerminal,
-    #[error("cancelled; nothing was installed")]
-    Cancelled,
+    /// `what` did not happen: `installed`, `removed`, `synced`.
+    #[error("cancelled; nothing was {0}")]
+    Cancelled(&'static str),
     #[error(transparent)]
     Targets(#[from] crate::project::ProjectError),
 }
@@ -152,7 +153,7 @@ pub fn confirm_install(
     if yes_no("Proceed", true)? {
         Ok(())
     } else {
-        Err(AskError::Cancelled)
+        Err(AskError::Cancelled("installed"))
     }
 }
 

@@ -72,6 +72,8 @@ pub enum Error {
     #[error(transparent)]
     Gate(#[from] crate::gate::GateError),
     #[error(transparent)]
+    UnknownRule(#[from] crate::lint::rules::UnknownRule),
+    #[error(transparent)]
     Select(#[from] crate::upstream::SelectError),
     /// An error of one command, with an optional hint and an optional cause (never a copy of
     /// the cause's message: that one is printed as the cause).
@@ -142,6 +144,7 @@ impl Error {
             Error::Ask(err) => err,
             Error::Offer(err) => err,
             Error::Gate(err) => err,
+            Error::UnknownRule(err) => err,
             Error::Select(err) => err,
         })
     }

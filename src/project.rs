@@ -62,6 +62,20 @@ pub enum ProjectError {
     SubagentName(String),
 }
 
+impl ProjectError {
+    /// `id` names no agent: the error, with the ids near it.
+    pub fn unknown_agent(id: &str) -> ProjectError {
+        ProjectError::UnknownAgent {
+            id: id.to_owned(),
+            near: AGENTS
+                .iter()
+                .map(|a| a.id)
+                .filter(|a| strsim::levenshtein(a, id) <= 2)
+                .collect(),
+        }
+    }
+}
+
 impl Hint for ProjectError {
     fn hint(&self) -> Option<String> {
         match self {
@@ -282,14 +296,7 @@ impl Scope {
                 agents.extend(AGENTS.iter().filter(|a| self.agent_dir(a).is_some()));
                 continue;
             }
-            let agent = agents::find(id).ok_or_else(|| ProjectError::UnknownAgent {
-                id: id.clone(),
-                near: AGENTS
-                    .iter()
-                    .map(|a| a.id)
-                    .filter(|a| strsim::levenshtein(a, id) <= 2)
-                    .collect(),
-            })?;
+            let agent = agents::find(id).ok_or_else(|| ProjectError::unknown_agent(id))?;
             if self.agent_dir(agent).is_none() {
                 return Err(ProjectError::NoGlobalDir {
                     agent: agent.display_name,

@@ -45,8 +45,7 @@ struct Item {
 pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     for id in &args.agents {
         if agents::find(id).is_none() {
-            return Err(Error::msg(format!("unknown agent `{id}`"))
-                .with_hint("agent ids look like `claude-code`, `codex`, `cursor`, `sisu`"));
+            return Err(crate::project::ProjectError::unknown_agent(id).into());
         }
     }
     let scope = Scope::new(args.global)?;

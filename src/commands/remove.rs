@@ -313,6 +313,6 @@ fn confirmed(plans: &[Plan], scope: &Scope, printer: &Printer) -> Result<bool, E
     if crate::ask::yes_no("Proceed", false)? {
         Ok(true)
     } else {
-        Err(Error::msg("cancelled; nothing was removed"))
+        Err(crate::ask::AskError::Cancelled("removed").into())
     }
 }

@@ -177,7 +177,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         }
         printer.status(plan_text.trim_end());
         if !crate::ask::yes_no("Proceed", true)? {
-            return Err(Error::msg("cancelled; nothing was synced"));
+            return Err(crate::ask::AskError::Cancelled("synced").into());
         }
     }
     let agents = agent_ids(&targets);

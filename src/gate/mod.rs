@@ -74,23 +74,21 @@ pub struct Gate {
 /// An `--allow` the gate cannot take.
 #[derive(Debug, thiserror::Error)]
 pub enum GateError {
-    #[error("unknown lint rule `{0}`")]
-    UnknownRule(String),
+    #[error(transparent)]
+    UnknownRule(#[from] crate::lint::rules::UnknownRule),
     #[error("`{0}` is not checked by the install gate")]
     NotGated(&'static str),
 }
 
 impl Hint for GateError {
     fn hint(&self) -> Option<String> {
-        Some(
-            match self {
-                GateError::UnknownRule(_) => "`skills lint --list-rules` lists the codes",
-                GateError::NotGated(_) => {
-                    "the gate runs the `spec` and `security` rules; `skills lint` runs the others"
-                }
-            }
-            .into(),
-        )
+        match self {
+            GateError::UnknownRule(err) => err.hint(),
+            GateError::NotGated(_) => Some(
+                "the gate runs the `spec` and `security` rules; `skills lint` runs the others"
+                    .into(),
+            ),
+        }
     }
 }
 
@@ -113,8 +111,7 @@ impl Gate {
     pub fn new(args: &GateArgs, printer: &Printer) -> Result<Gate, GateError> {
         let mut allowed = BTreeSet::new();
         for code in &args.allow {
-            let rule =
-                rules::find(code).ok_or_else(|| GateError::UnknownRule(code.trim().to_owned()))?;
+            let rule = rules::find_or_err(code)?;
             if !FAMILIES.contains(&rule.family) {
                 return Err(GateError::NotGated(rule.code));
             }
