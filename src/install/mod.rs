@@ -132,6 +132,17 @@ impl std::fmt::Display for Skip {
     }
 }
 
+impl Skip {
+    /// What to do about it, when the reason is an error with a hint (a web source's limits).
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            // The limit's flag is in the reason already; a web error's hint is not.
+            Skip::Install(err) if err.flag().is_none() => err.hint(),
+            _ => None,
+        }
+    }
+}
+
 /// Why a locked skill cannot be put back as the lock records it (`skills install`).
 #[derive(Debug, thiserror::Error)]
 pub enum RestoreError {

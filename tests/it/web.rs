@@ -396,6 +396,41 @@ fn direct_downloads_and_redirects() {
     }
 }
 
+/// A skill of an index that fails to download is skipped with the web error's hint: the index
+/// tree keeps the typed error, not its text.
+#[test]
+fn an_index_skill_over_a_limit_keeps_the_web_hint() {
+    let server = site();
+    let context = TestContext::new();
+    let url = format!("{}/v2", server.url);
+    let output = skills(
+        &context,
+        &[
+            "add",
+            &url,
+            "--skill",
+            "beta",
+            "-a",
+            "claude-code",
+            "-y",
+            "--max-files",
+            "1",
+        ],
+    );
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(
+        output
+            .stderr
+            .contains("it has more than the limit of 1 files")
+            && output
+                .stderr
+                .contains("raise --max-download-size, --max-skill-size or --max-files"),
+        "{}",
+        output.stderr
+    );
+    assert!(!context.project.join("skills-lock.json").exists());
+}
+
 /// Runs `add URL` expecting exit 2 with `expected` in stderr and nothing written.
 fn refused(server: &HttpServer, path: &str, expected: &str) {
     let context = TestContext::new();

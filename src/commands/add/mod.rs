@@ -285,14 +285,16 @@ pub fn stage_all(
     drop(checked);
     skipped.extend(gate.refusals());
     if staged.is_empty() && !gate.refused_any() {
+        // Why each was skipped, then the distinct hints of those reasons (a limit to raise).
+        let mut hint: Vec<String> = skipped.iter().map(|(n, r)| format!("`{n}`: {r}")).collect();
+        for more in skipped.iter().filter_map(|(_, r)| r.hint()) {
+            if !hint.contains(&more) {
+                hint.push(more);
+            }
+        }
         return Err(
-            Error::msg("nothing to install: every chosen skill was skipped").with_hint(
-                skipped
-                    .iter()
-                    .map(|(n, r)| format!("`{n}`: {r}"))
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            ),
+            Error::msg("nothing to install: every chosen skill was skipped")
+                .with_hint(hint.join("; ")),
         );
     }
     Ok((transaction, staged, skipped))
