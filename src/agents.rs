@@ -43,6 +43,8 @@ pub enum Detect {
 pub const CANONICAL_DIR: &str = ".agents/skills";
 /// The id of Eve, whose subagents have skills dirs of their own (`agent/subagents/<name>/skills`).
 pub const EVE: &str = "eve";
+/// Eve's own skills dir, in a project (its `project_dir`).
+pub const EVE_PROJECT_DIR: &str = "agent/skills";
 /// Where Eve keeps its subagents, in a project.
 pub const EVE_SUBAGENTS_DIR: &str = "agent/subagents";
 
@@ -307,7 +309,7 @@ pub static AGENTS: &[Agent] = &[
     Agent {
         id: "eve",
         display_name: "Eve",
-        project_dir: "agent/skills",
+        project_dir: EVE_PROJECT_DIR,
         global_dir: None,
         global_dir_alternates: &[],
         detect: &[Detect::EveProject],

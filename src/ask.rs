@@ -4,7 +4,7 @@
 
 use std::io::IsTerminal;
 
-use crate::error::Error;
+use crate::hint::Hint;
 use crate::install::Planned;
 use crate::output::Printer;
 use crate::project::{Scope, Target, shown};
@@ -14,16 +14,50 @@ pub fn terminal() -> bool {
     std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
 }
 
-#[expect(
-    clippy::needless_pass_by_value,
-    reason = "used as `map_err(prompt_error)`"
-)]
-fn prompt_error(err: dialoguer::Error) -> Error {
-    Error::msg("cannot read the answer").with_source(std::io::Error::other(err.to_string()))
+/// A question that could not be asked or was not answered; nothing was installed.
+#[derive(Debug, thiserror::Error)]
+pub enum AskError {
+    /// `what` is asked for (`answer`, `query`).
+    #[error("cannot read the {what}")]
+    Terminal {
+        what: &'static str,
+        #[source]
+        source: dialoguer::Error,
+    },
+    #[error("no skill selected; nothing was installed")]
+    NoSkill,
+    #[error("no agent selected; nothing was installed")]
+    NoAgent,
+    #[error("not installing without confirmation, and there is no terminal to ask on")]
+    NoTerminal,
+    /// `what` did not happen: `installed`, `removed`, `synced`.
+    #[error("cancelled; nothing was {0}")]
+    Cancelled(&'static str),
+    #[error(transparent)]
+    Targets(#[from] crate::project::ProjectError),
+}
+
+impl Hint for AskError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            AskError::NoTerminal => Some(
+                "pass `-y` to confirm (with `--skill` and `-a` to choose skills and agents)".into(),
+            ),
+            AskError::Targets(err) => err.hint(),
+            _ => None,
+        }
+    }
+}
+
+fn prompt_error(source: dialoguer::Error) -> AskError {
+    AskError::Terminal {
+        what: "answer",
+        source,
+    }
 }
 
 /// Asks which of the offered skills to install (one offered skill is not asked about).
-pub fn pick_skills(offered: &[Offered], show_internal: bool) -> Result<Vec<Offered>, Error> {
+pub fn pick_skills(offered: &[Offered], show_internal: bool) -> Result<Vec<Offered>, AskError> {
     let visible: Vec<&Offered> = offered
         .iter()
         .filter(|s| show_internal || !s.internal)
@@ -51,12 +85,12 @@ pub fn pick_skills(offered: &[Offered], show_internal: bool) -> Result<Vec<Offer
         Some(indexes) if !indexes.is_empty() => {
             Ok(indexes.into_iter().map(|i| visible[i].clone()).collect())
         }
-        _ => Err(Error::msg("no skill selected; nothing was installed")),
+        _ => Err(AskError::NoSkill),
     }
 }
 
 /// Asks which agents to install for; the ones `add` would pick by itself are preselected.
-pub fn pick_agents(scope: &Scope) -> Result<Vec<Target>, Error> {
+pub fn pick_agents(scope: &Scope) -> Result<Vec<Target>, AskError> {
     let defaults: Vec<&str> = scope
         .default_targets()
         .iter()
@@ -90,9 +124,9 @@ pub fn pick_agents(scope: &Scope) -> Result<Vec<Target>, Error> {
                 .into_iter()
                 .map(|i| agents[i].id.to_owned())
                 .collect();
-            scope.targets_for(&ids)
+            Ok(scope.targets_for(&ids)?)
         }
-        _ => Err(Error::msg("no agent selected; nothing was installed")),
+        _ => Err(AskError::NoAgent),
     }
 }
 
@@ -102,15 +136,12 @@ pub fn confirm_install(
     targets: &[Target],
     scope: &Scope,
     printer: &Printer,
-) -> Result<(), Error> {
+) -> Result<(), AskError> {
     if yes {
         return Ok(());
     }
     if !terminal() {
-        return Err(Error::msg(
-            "not installing without confirmation, and there is no terminal to ask on",
-        )
-        .with_hint("pass `-y` to confirm (with `--skill` and `-a` to choose skills and agents)"));
+        return Err(AskError::NoTerminal);
     }
     let dirs: Vec<String> = targets.iter().map(|t| shown(&t.dir, scope)).collect();
     let names: Vec<&str> = planned.iter().map(|p| p.name.as_str()).collect();
@@ -122,12 +153,12 @@ pub fn confirm_install(
     if yes_no("Proceed", true)? {
         Ok(())
     } else {
-        Err(Error::msg("cancelled; nothing was installed"))
+        Err(AskError::Cancelled("installed"))
     }
 }
 
 /// Asks a yes/no question on stderr.
-pub fn yes_no(question: &str, default: bool) -> Result<bool, Error> {
+pub fn yes_no(question: &str, default: bool) -> Result<bool, AskError> {
     dialoguer::Confirm::new()
         .with_prompt(question)
         .default(default)

@@ -595,15 +595,31 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// A command-line value that does not parse (clap prints it after the option's name).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    /// `why` is `serde_json`'s message (its position in the text).
+    #[error("not valid JSON: {why}")]
+    Json { why: String },
+    #[error("`{0}` is not a size (try `1MiB` or `500000`)")]
+    NotASize(String),
+    #[error("unknown size unit `{0}` (use B, KB, KiB, MB, MiB, GB, GiB)")]
+    UnknownUnit(String),
+    #[error("`{0}` is too large")]
+    TooLarge(String),
+}
+
 /// Checks that `text` is JSON (what `npx skills add --metadata` demands) and keeps it as given.
-pub fn parse_json(text: &str) -> Result<String, String> {
+pub fn parse_json(text: &str) -> Result<String, ValueError> {
     serde_json::from_str::<serde_json::Value>(text)
         .map(|_| text.to_owned())
-        .map_err(|err| format!("not valid JSON: {err}"))
+        .map_err(|err| ValueError::Json {
+            why: err.to_string(),
+        })
 }
 
 /// Parses `1MiB`, `512KiB`, `2MB`, `10k`, `4096` into bytes.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub fn parse_size(text: &str) -> Result<u64, ValueError> {
     let text = text.trim();
     let split = text
         .find(|c: char| !c.is_ascii_digit())
@@ -611,7 +627,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     let (digits, unit) = text.split_at(split);
     let number: u64 = digits
         .parse()
-        .map_err(|_| format!("`{text}` is not a size (try `1MiB` or `500000`)"))?;
+        .map_err(|_| ValueError::NotASize(text.to_owned()))?;
     let factor: u64 = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1,
         "k" | "kb" => 1_000,
@@ -621,14 +637,12 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "g" | "gb" => 1_000_000_000,
         "gib" => 1 << 30,
         other => {
-            return Err(format!(
-                "unknown size unit `{other}` (use B, KB, KiB, MB, MiB, GB, GiB)"
-            ));
+            return Err(ValueError::UnknownUnit(other.to_owned()));
         }
     };
     number
         .checked_mul(factor)
-        .ok_or_else(|| format!("`{text}` is too large"))
+        .ok_or_else(|| ValueError::TooLarge(text.to_owned()))
 }
 
 #[cfg(test)]

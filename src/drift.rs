@@ -5,10 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::Error;
 use crate::install::{self, FileDiff, Payload};
 use crate::lock::Lock;
-use crate::project::{Installed, Scope, shown};
+use crate::project::{Installed, ProjectError, Scope, shown};
 
 /// One installed folder of a skill, read.
 pub struct Folder {
@@ -32,7 +31,7 @@ pub struct Drift {
 pub type Copies = (BTreeMap<String, Vec<Folder>>, Vec<(String, String, String)>);
 
 /// Reads every installed folder of `scope`.
-pub fn read_copies(scope: &Scope) -> Result<Copies, Error> {
+pub fn read_copies(scope: &Scope) -> Result<Copies, ProjectError> {
     let mut copies: BTreeMap<String, Vec<Folder>> = BTreeMap::new();
     let mut unreadable: Vec<(String, String, String)> = Vec::new();
     for (name, folders) in scope.installed()? {
@@ -42,7 +41,8 @@ pub fn read_copies(scope: &Scope) -> Result<Copies, Error> {
                     .entry(name.clone())
                     .or_default()
                     .push(Folder { installed, payload }),
-                Some(Err(why)) => {
+                Some(Err(err)) => {
+                    let why = crate::hint::one_line(&err);
                     unreadable.push((name.clone(), shown(&installed.real, scope), why));
                 }
                 None => {}

@@ -20,6 +20,9 @@ pub const SKILLS_BLESS: &str = "SKILLS_BLESS";
 pub const NO_COLOR: &str = "NO_COLOR";
 /// Seconds an HTTP request (web sources, `skills find`) may take (default 30).
 pub const SKILLS_HTTP_TIMEOUT: &str = "SKILLS_HTTP_TIMEOUT";
+/// Seconds a run waits for another `skills` run that holds the same lockfile (default 60; `0`
+/// does not wait).
+pub const SKILLS_LOCK_TIMEOUT: &str = "SKILLS_LOCK_TIMEOUT";
 /// Token for private GitHub repositories over HTTPS; `GH_TOKEN` is read too.
 pub const GITHUB_TOKEN: &str = "GITHUB_TOKEN";
 pub const GH_TOKEN: &str = "GH_TOKEN";

@@ -1,10 +1,13 @@
 //! The top-level error and the exit status.
 //!
-//! Each concept has its own error type; this enum wraps them so that `run` renders any failure the
-//! same way, once: `error: …`, `  caused by: …` for each source, then `hint: …` when one helps.
+//! Each concept has its own error type, with its hint ([`Hint`]); this enum wraps each through
+//! `#[from]` so that `run` renders any failure the same way, once: `error: …`, `  caused by: …`
+//! for each source, then `hint: …` when one helps.
 
 use std::io;
 use std::process::ExitCode;
+
+use crate::hint::Hint;
 
 /// How a command ended. `Failure` is an expected "no" (lint errors, drift, a frozen mismatch);
 /// `Error` is usage, I/O, network or an internal error.
@@ -25,31 +28,55 @@ impl From<ExitStatus> for ExitCode {
     }
 }
 
-/// The error chain of `err` on one line: ``cannot reach `x`: connection refused``.
-pub fn one_line(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        let message = cause.to_string();
-        if !text.contains(&message) {
-            text.push_str(": ");
-            text.push_str(&message);
-        }
-        source = cause.source();
-    }
-    text
-}
-
+/// Every failure a command can end with: one variant per concept error, each with its hint.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// An I/O error; `fs_err` already names the path in the message.
     #[error(transparent)]
     Io(#[from] io::Error),
     #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error(transparent)]
     Index(#[from] crate::index::IndexError),
     #[error(transparent)]
-    Json(#[from] serde_json::Error),
-    /// A message of our own, with an optional hint.
+    Lock(#[from] crate::lock::LockError),
+    #[error(transparent)]
+    Project(#[from] crate::project::ProjectError),
+    #[error(transparent)]
+    Source(#[from] crate::source::grammar::SourceError),
+    #[error(transparent)]
+    Open(#[from] crate::source::open::OpenError),
+    #[error(transparent)]
+    Fetch(#[from] crate::source::git::FetchError),
+    #[error(transparent)]
+    Web(#[from] crate::source::web::WebError),
+    #[error(transparent)]
+    Http(#[from] crate::source::http::HttpError),
+    #[error(transparent)]
+    Install(#[from] crate::install::SkillError),
+    #[error(transparent)]
+    Transaction(#[from] crate::install::TransactionError),
+    #[error(transparent)]
+    PromptWrite(#[from] crate::prompt::write::WriteError),
+    #[error(transparent)]
+    Template(#[from] crate::prompt::template::TemplateError),
+    #[error(transparent)]
+    Serve(#[from] crate::mcp::ServeError),
+    /// A failed search (`skills find`): the cause says how.
+    #[error("the search failed")]
+    Search(#[source] crate::source::http::HttpError),
+    #[error(transparent)]
+    Ask(#[from] crate::ask::AskError),
+    #[error(transparent)]
+    Offer(#[from] crate::offered::OfferError),
+    #[error(transparent)]
+    Gate(#[from] crate::gate::GateError),
+    #[error(transparent)]
+    UnknownRule(#[from] crate::lint::rules::UnknownRule),
+    #[error(transparent)]
+    Select(#[from] crate::upstream::SelectError),
+    /// An error of one command, with an optional hint and an optional cause (never a copy of
+    /// the cause's message: that one is printed as the cause).
     #[error("{message}")]
     Message {
         message: String,
@@ -82,6 +109,7 @@ impl Error {
         }
     }
 
+    /// The cause of a message: context first (`cannot write x`), then the cause's own text.
     #[must_use]
     pub fn with_source(self, err: impl std::error::Error + Send + Sync + 'static) -> Self {
         match self {
@@ -94,13 +122,31 @@ impl Error {
         }
     }
 
-    /// A suggestion for the user, printed after the error.
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            Error::Message { hint, .. } => hint.clone(),
-            Error::Index(err) => err.hint(),
-            Error::Io(_) | Error::Json(_) => None,
-        }
+    /// The concept error inside, to ask for its hint.
+    fn concept(&self) -> Option<&dyn Hint> {
+        Some(match self {
+            Error::Io(_) | Error::Json(_) | Error::Message { .. } => {
+                return None;
+            }
+            Error::Index(err) => err,
+            Error::Lock(err) => err,
+            Error::Project(err) => err,
+            Error::Source(err) => err,
+            Error::Open(err) => err,
+            Error::Fetch(err) => err,
+            Error::Web(err) => err,
+            Error::Http(err) | Error::Search(err) => err,
+            Error::Install(err) => err,
+            Error::Transaction(err) => err,
+            Error::PromptWrite(err) => err,
+            Error::Template(err) => err,
+            Error::Serve(err) => err,
+            Error::Ask(err) => err,
+            Error::Offer(err) => err,
+            Error::Gate(err) => err,
+            Error::UnknownRule(err) => err,
+            Error::Select(err) => err,
+        })
     }
 
     /// Writing to a closed pipe (`skills prompt | head`) is how pipelines end, not a failure.
@@ -119,5 +165,15 @@ impl Error {
             source = err.source();
         }
         false
+    }
+}
+
+impl Hint for Error {
+    /// A suggestion for the user, printed after the error.
+    fn hint(&self) -> Option<String> {
+        match self {
+            Error::Message { hint, .. } => hint.clone(),
+            other => other.concept().and_then(Hint::hint),
+        }
     }
 }

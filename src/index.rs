@@ -14,6 +14,7 @@
 //!   with several locations; two different folders with one name: the first wins (project beats
 //!   user scope), the other is kept as shadowed.
 
+use crate::hint::Hint;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -116,8 +117,8 @@ pub enum IndexError {
     },
 }
 
-impl IndexError {
-    pub fn hint(&self) -> Option<String> {
+impl Hint for IndexError {
+    fn hint(&self) -> Option<String> {
         match self {
             IndexError::NotFound(_) => {
                 Some("pass a skill folder, a SKILL.md, or a folder that contains skills".into())

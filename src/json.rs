@@ -4,7 +4,6 @@
 
 use serde::Serialize;
 
-use crate::error::Error;
 use crate::output::Printer;
 
 /// The version of every document's schema.
@@ -30,14 +29,18 @@ impl<'a, T: Serialize> Skills<'a, T> {
 #[derive(Serialize)]
 pub struct Failed<'a> {
     pub name: &'a str,
-    pub reason: &'a str,
+    /// The error on one line, its causes included.
+    pub reason: String,
 }
 
 impl<'a> Failed<'a> {
-    pub fn all(failures: &'a [(String, String)]) -> Vec<Failed<'a>> {
+    pub fn all<E: std::error::Error>(failures: &'a [(String, E)]) -> Vec<Failed<'a>> {
         failures
             .iter()
-            .map(|(name, reason)| Failed { name, reason })
+            .map(|(name, reason)| Failed {
+                name,
+                reason: crate::hint::one_line(reason),
+            })
             .collect()
     }
 }
@@ -50,6 +53,6 @@ pub fn pretty(document: &impl Serialize) -> Result<String, serde_json::Error> {
 }
 
 /// Prints `document` on stdout, pretty, with a final newline.
-pub fn print(document: &impl Serialize, printer: &Printer) -> Result<(), Error> {
+pub fn print(document: &impl Serialize, printer: &Printer) -> std::io::Result<()> {
     printer.data(&pretty(document)?)
 }

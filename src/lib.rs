@@ -13,6 +13,7 @@ pub mod env_vars;
 pub mod error;
 pub mod fsutil;
 pub mod gate;
+pub mod hint;
 pub mod index;
 pub mod install;
 pub mod json;

@@ -3,12 +3,12 @@
 //! that says where it looked), and the offered skill a name means.
 
 use crate::cli::{AddOptions, LimitArgs};
-use crate::error::Error;
+use crate::hint::Hint;
 use crate::output::Printer;
 use crate::project::Scope;
 use crate::source::discover::{self, Offered, Options};
 use crate::source::git::GitSettings;
-use crate::source::open::{OpenError, Opened, Sources};
+use crate::source::open::{Opened, Sources};
 use crate::source::{self as sources, SourceEnv};
 
 /// `--skill` and `--agent` take several values (`-a claude-code codex`, as the reference), so
@@ -38,6 +38,33 @@ pub struct Found {
     pub settings: GitSettings,
 }
 
+/// Why a source offers nothing to install.
+#[derive(Debug, thiserror::Error)]
+pub enum OfferError {
+    #[error(transparent)]
+    Source(#[from] crate::source::grammar::SourceError),
+    #[error(transparent)]
+    Open(#[from] crate::source::open::OpenError),
+    #[error("`{input}` offers no skills")]
+    NoSkills {
+        input: String,
+        searched: Vec<String>,
+    },
+}
+
+impl Hint for OfferError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            OfferError::Source(err) => err.hint(),
+            OfferError::Open(err) => err.hint(),
+            OfferError::NoSkills { searched, .. } => Some(format!(
+                "searched {}; a skill is a folder with a SKILL.md that has a `name` and a `description`",
+                searched.join(", ")
+            )),
+        }
+    }
+}
+
 /// Opens the source `input` and finds its skills; a source with none is an error.
 pub fn open_offered(
     input: &str,
@@ -45,16 +72,14 @@ pub fn open_offered(
     full_depth: bool,
     limits: &LimitArgs,
     printer: &Printer,
-) -> Result<Found, Error> {
+) -> Result<Found, OfferError> {
     let env = SourceEnv::from_env(scope.project.clone());
-    let source = sources::parse(input, &env).map_err(|err| open_error(OpenError::Source(err)))?;
+    let source = sources::parse(input, &env)?;
     let mut settings = Scope::git_settings(printer.progress());
     settings.web = crate::source::web::WebLimits::from(limits);
     let mut opening = Sources::new(settings.clone());
-    let request = opening
-        .request(&source, &scope.lock_dir(), scope.global)
-        .map_err(open_error)?;
-    let opened = opening.open(&request).map_err(open_error)?;
+    let request = opening.request(&source, &scope.lock_dir(), scope.global)?;
+    let opened = opening.open(&request)?;
     // A web index lists its skills: nothing to search, nothing downloaded before choosing.
     let discovery = match &opened.offered {
         Some(offered) => discover::Discovery {
@@ -68,10 +93,10 @@ pub fn open_offered(
         printer.warn(warning);
     }
     if discovery.skills.is_empty() {
-        return Err(Error::msg(format!("`{input}` offers no skills")).with_hint(format!(
-            "searched {}; a skill is a folder with a SKILL.md that has a `name` and a `description`",
-            discovery.searched.join(", ")
-        )));
+        return Err(OfferError::NoSkills {
+            input: input.to_owned(),
+            searched: discovery.searched,
+        });
     }
     Ok(Found {
         opened,
@@ -95,13 +120,4 @@ pub fn find_offered<'a>(offered: &'a [Offered], name: &str) -> Option<&'a Offere
                 .next()
                 .is_some_and(|f| f.eq_ignore_ascii_case(name))
     })
-}
-
-fn open_error(err: OpenError) -> Error {
-    let hint = err.hint();
-    let error = Error::msg(err.to_string()).with_source(err);
-    match hint {
-        Some(hint) => error.with_hint(hint),
-        None => error,
-    }
 }

@@ -10,7 +10,7 @@ use std::io::{self, IsTerminal, Write};
 use anstyle::{AnsiColor, Style};
 
 use crate::cli::{ColorChoice, GlobalArgs};
-use crate::error::Error;
+use crate::hint::Hint;
 
 pub const ERROR: Style = AnsiColor::Red.on_default().bold();
 pub const WARNING: Style = AnsiColor::Yellow.on_default().bold();
@@ -80,7 +80,7 @@ impl Printer {
     }
 
     /// Writes a whole data document to stdout.
-    pub fn data(&self, text: &str) -> Result<(), Error> {
+    pub fn data(&self, text: &str) -> io::Result<()> {
         let mut out = self.out();
         out.write_all(text.as_bytes())?;
         out.flush()?;
@@ -107,6 +107,24 @@ impl Printer {
         }
     }
 
+    /// `hint: …` on stderr for each distinct hint of `errors` (after their warnings), silenced
+    /// by `-q`.
+    pub fn hints<'a>(&self, errors: impl IntoIterator<Item = &'a dyn Hint>) {
+        let mut seen: Vec<String> = Vec::new();
+        for hint in errors.into_iter().filter_map(Hint::hint) {
+            if !seen.contains(&hint) {
+                seen.push(hint);
+            }
+        }
+        if self.quiet {
+            return;
+        }
+        let label = self.paint_err(INFO, "hint");
+        for hint in seen {
+            let _ = writeln!(io::stderr().lock(), "{label}: {hint}");
+        }
+    }
+
     /// Details shown only with `-v`.
     pub fn debug(&self, message: impl Display) {
         if self.verbose > 0 {
@@ -116,17 +134,12 @@ impl Printer {
     }
 
     /// The one place errors are printed: `error: …`, `  caused by: …`, then `hint: …`.
-    pub fn error(&self, err: &Error) {
+    /// Each cause is printed as it is: no message repeats its source's (see `hint`).
+    pub fn error(&self, err: &dyn Hint) {
         let mut text = format!("{}: {err}\n", self.paint_err(ERROR, "error"));
-        let mut source = std::error::Error::source(err);
-        let mut last = err.to_string();
+        let mut source = err.source();
         while let Some(cause) = source {
-            let message = cause.to_string();
-            // `transparent` wrappers and `fs_err` repeat their inner message; print it once.
-            if !last.contains(&message) {
-                let _ = writeln!(text, "  caused by: {message}");
-            }
-            last = message;
+            let _ = writeln!(text, "  caused by: {cause}");
             source = cause.source();
         }
         if let Some(hint) = err.hint() {

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::agents::{self, AGENTS, Agent, CANONICAL_DIR};
-use crate::error::Error;
+use crate::hint::Hint;
 use crate::index::{self, NameFilter, SkillIndex};
 use crate::lock::{Guard, Lock, LockError, LockKind, PROJECT_LOCK};
 use crate::output::Printer;
@@ -41,10 +41,67 @@ pub struct Installed {
     pub locations: Vec<PathBuf>,
 }
 
+/// Why a scope, its lock or its agent dirs cannot be had.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectError {
+    #[error("cannot read the current directory")]
+    CurrentDir(#[source] std::io::Error),
+    #[error("cannot find the home directory")]
+    NoHome,
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    #[error(transparent)]
+    Index(#[from] index::IndexError),
+    #[error("unknown agent `{id}`")]
+    UnknownAgent { id: String, near: Vec<&'static str> },
+    #[error("{agent} has no user-level skills dir")]
+    NoGlobalDir { agent: &'static str },
+    #[error("Eve subagents have no user-level skills dir")]
+    NoGlobalSubagents,
+    #[error("`{0}` cannot be a subagent folder name")]
+    SubagentName(String),
+}
+
+impl ProjectError {
+    /// `id` names no agent: the error, with the ids near it.
+    pub fn unknown_agent(id: &str) -> ProjectError {
+        ProjectError::UnknownAgent {
+            id: id.to_owned(),
+            near: AGENTS
+                .iter()
+                .map(|a| a.id)
+                .filter(|a| strsim::levenshtein(a, id) <= 2)
+                .collect(),
+        }
+    }
+}
+
+impl Hint for ProjectError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            ProjectError::NoHome => Some("set HOME".into()),
+            ProjectError::Lock(err) => err.hint(),
+            ProjectError::Index(err) => err.hint(),
+            ProjectError::UnknownAgent { near, .. } if near.is_empty() => {
+                Some("agent ids look like `claude-code`, `codex`, `cursor`, `sisu`".into())
+            }
+            ProjectError::UnknownAgent { near, .. } => {
+                Some(format!("did you mean `{}`?", near.join("` or `")))
+            }
+            ProjectError::NoGlobalDir { .. } => {
+                Some("install it into the project instead (without `-g`)".into())
+            }
+            ProjectError::NoGlobalSubagents => {
+                Some("install them into the project instead (without `-g`)".into())
+            }
+            ProjectError::CurrentDir(_) | ProjectError::SubagentName(_) => None,
+        }
+    }
+}
+
 /// The working directory: the project root for default roots and the base for shown paths.
-pub fn current_dir() -> Result<PathBuf, Error> {
-    std::env::current_dir()
-        .map_err(|err| Error::msg("cannot read the current directory").with_source(err))
+pub fn current_dir() -> Result<PathBuf, ProjectError> {
+    std::env::current_dir().map_err(ProjectError::CurrentDir)
 }
 
 /// `path` as the user sees it: relative to the project, `~/…` in the user's scope, else whole.
@@ -61,17 +118,8 @@ pub fn shown(path: &std::path::Path, scope: &Scope) -> String {
     }
 }
 
-pub fn lock_error(err: LockError) -> Error {
-    let hint = err.hint();
-    let error = Error::msg(err.to_string()).with_source(err);
-    match hint {
-        Some(hint) => error.with_hint(hint),
-        None => error,
-    }
-}
-
 impl Scope {
-    pub fn new(global: bool) -> Result<Scope, Error> {
+    pub fn new(global: bool) -> Result<Scope, ProjectError> {
         let project = current_dir()?;
         if !global {
             return Ok(Scope {
@@ -81,10 +129,8 @@ impl Scope {
                 project,
             });
         }
-        let lock_path = crate::lock::global_lock_path()
-            .ok_or_else(|| Error::msg("cannot find the home directory").with_hint("set HOME"))?;
-        let canonical = agents::expand("~/.agents/skills")
-            .ok_or_else(|| Error::msg("cannot find the home directory"))?;
+        let lock_path = crate::lock::global_lock_path().ok_or(ProjectError::NoHome)?;
+        let canonical = agents::expand("~/.agents/skills").ok_or(ProjectError::NoHome)?;
         Ok(Scope {
             global,
             project,
@@ -102,22 +148,28 @@ impl Scope {
     }
 
     /// The lock of this scope (empty when there is none yet).
-    pub fn read_lock(&self) -> Result<Lock, Error> {
-        Ok(Lock::read_kind(&self.lock_path, self.lock_kind())
-            .map_err(lock_error)?
+    pub fn read_lock(&self) -> Result<Lock, ProjectError> {
+        Ok(Lock::read_kind(&self.lock_path, self.lock_kind())?
             .unwrap_or_else(|| Lock::new(self.lock_kind())))
     }
 
     /// Takes the advisory lock of this scope's lockfile for the rest of the run, saying so while
     /// another run holds it.
-    pub fn guard(&self, printer: &Printer) -> Result<Guard, Error> {
-        Guard::acquire(&self.lock_path, &crate::env_vars::cache_dir(), || {
-            printer.status(format_args!(
-                "Waiting for another `skills` run on `{}`",
-                self.lock_path.display()
-            ));
-        })
-        .map_err(|err| Error::msg("cannot take the lockfile lock").with_source(err))
+    pub fn guard(&self, printer: &Printer) -> Result<Guard, ProjectError> {
+        let timeout = crate::lock::guard::timeout();
+        Guard::acquire(
+            &self.lock_path,
+            &crate::env_vars::cache_dir(),
+            timeout,
+            || {
+                printer.status(format_args!(
+                    "Waiting for another `skills` run on `{}` (at most {} s)",
+                    self.lock_path.display(),
+                    timeout.as_secs()
+                ));
+            },
+        )
+        .map_err(ProjectError::Lock)
     }
 
     /// The folder the lock is in (local sources are relative to it).
@@ -160,21 +212,17 @@ impl Scope {
 
     /// Targets for Eve's subagents (`--subagent`): `root` (or `.`, or `""` as the lock writes it)
     /// is Eve's own `agent/skills`, any other name `agent/subagents/<name>/skills`.
-    pub fn eve_targets(&self, subagents: &[String]) -> Result<Vec<Target>, Error> {
-        let eve =
-            agents::find(agents::EVE).ok_or_else(|| Error::msg("Eve is not a known agent"))?;
+    pub fn eve_targets(&self, subagents: &[String]) -> Result<Vec<Target>, ProjectError> {
         if self.global {
-            return Err(Error::msg("Eve subagents have no user-level skills dir")
-                .with_hint("install them into the project instead (without `-g`)"));
+            return Err(ProjectError::NoGlobalSubagents);
         }
         let mut targets: Vec<Target> = Vec::new();
         for name in subagents {
             let dir = match name.as_str() {
-                "" | "root" | "." => self.project.join(eve.project_dir),
+                "" | "root" | "." => self.project.join(agents::EVE_PROJECT_DIR),
                 other => {
-                    let folder = crate::skill::name::folder_name(other).ok_or_else(|| {
-                        Error::msg(format!("`{other}` cannot be a subagent folder name"))
-                    })?;
+                    let folder = crate::skill::name::folder_name(other)
+                        .ok_or_else(|| ProjectError::SubagentName(other.to_owned()))?;
                     self.project
                         .join(agents::EVE_SUBAGENTS_DIR)
                         .join(folder)
@@ -193,7 +241,7 @@ impl Scope {
 
     /// Installed skills of the scope: name → each distinct folder that holds it (copies in
     /// several agent dirs are several folders; symlinks to one folder are one).
-    pub fn installed(&self) -> Result<BTreeMap<String, Vec<Installed>>, Error> {
+    pub fn installed(&self) -> Result<BTreeMap<String, Vec<Installed>>, ProjectError> {
         let roots = self.roots();
         let index = SkillIndex::build_with(
             roots,
@@ -241,32 +289,18 @@ impl Scope {
     }
 
     /// Targets for agent ids given on the command line (`*` for all).
-    pub fn targets_for(&self, ids: &[String]) -> Result<Vec<Target>, Error> {
+    pub fn targets_for(&self, ids: &[String]) -> Result<Vec<Target>, ProjectError> {
         let mut agents: Vec<&'static Agent> = Vec::new();
         for id in ids {
             if id == "*" {
                 agents.extend(AGENTS.iter().filter(|a| self.agent_dir(a).is_some()));
                 continue;
             }
-            let agent = agents::find(id).ok_or_else(|| {
-                let near: Vec<&str> = AGENTS
-                    .iter()
-                    .map(|a| a.id)
-                    .filter(|a| strsim::levenshtein(a, id) <= 2)
-                    .collect();
-                let hint = if near.is_empty() {
-                    "agent ids look like `claude-code`, `codex`, `cursor`, `sisu`".to_owned()
-                } else {
-                    format!("did you mean `{}`?", near.join("` or `"))
-                };
-                Error::msg(format!("unknown agent `{id}`")).with_hint(hint)
-            })?;
+            let agent = agents::find(id).ok_or_else(|| ProjectError::unknown_agent(id))?;
             if self.agent_dir(agent).is_none() {
-                return Err(Error::msg(format!(
-                    "{} has no user-level skills dir",
-                    agent.display_name
-                ))
-                .with_hint("install it into the project instead (without `-g`)"));
+                return Err(ProjectError::NoGlobalDir {
+                    agent: agent.display_name,
+                });
             }
             agents.push(agent);
         }

@@ -10,8 +10,8 @@
 
 use std::path::Path;
 
-use crate::error::{Error, one_line};
-use crate::install::{self, Limits, Payload};
+use crate::hint::Hint;
+use crate::install::{self, Limits, Payload, RestoreError};
 use crate::lock::{Lock, LockEntry, SourceType};
 use crate::project::Scope;
 use crate::source::SourceEnv;
@@ -68,15 +68,11 @@ pub fn read_skill(
     name: &str,
     opened: &Opened,
     limits: Limits,
-) -> Result<Option<(String, Payload)>, String> {
-    let Some(dir) = opened
-        .skill_dir(entry.skill_path.as_deref(), name)
-        .map_err(|err| one_line(&err))?
-    else {
+) -> Result<Option<(String, Payload)>, RestoreError> {
+    let Some(dir) = opened.skill_dir(entry.skill_path.as_deref(), name)? else {
         return Ok(None);
     };
-    let payload =
-        install::collect(opened.tree.as_ref(), &dir, limits).map_err(|err| one_line(&err))?;
+    let payload = install::collect(opened.tree.as_ref(), &dir, limits)?;
     Ok(Some((dir, payload)))
 }
 
@@ -116,7 +112,7 @@ pub struct Status {
     /// The upstream commit looked at (git sources).
     pub upstream: Option<String>,
     /// Why, for the states that need one.
-    pub reason: Option<String>,
+    pub reason: Option<RestoreError>,
     /// The upstream version, when it is an update: its folder in the source and its files.
     pub update: Option<(String, Payload)>,
     /// What a web source says the update's bytes hash to.
@@ -135,9 +131,13 @@ impl Status {
         }
     }
 
-    fn unreachable(name: &str, upstream: Option<String>, reason: String) -> Status {
+    fn unreachable(
+        name: &str,
+        upstream: Option<String>,
+        reason: impl Into<RestoreError>,
+    ) -> Status {
         Status {
-            reason: Some(reason),
+            reason: Some(reason.into()),
             ..Status::new(name, State::Unreachable, upstream)
         }
     }
@@ -147,7 +147,7 @@ impl Status {
 pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
     let request = match locked.request(entry, Want::tracked(entry)) {
         Ok(request) => request,
-        Err(err) => return Status::unreachable(name, None, one_line(&err)),
+        Err(err) => return Status::unreachable(name, None, err),
     };
     // A skill made where it is installed is its own upstream: `skills manifest` records edits.
     if let Location::Folder(_) = &request.location
@@ -161,10 +161,10 @@ pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
     }
     let sources = &mut locked.sources;
     let opened = match sources.tip(&request) {
-        Err(err) => return Status::unreachable(name, None, one_line(&err)),
+        Err(err) => return Status::unreachable(name, None, err),
         Ok(None) => match sources.open(&request) {
             Ok(opened) => opened,
-            Err(err) => return Status::unreachable(name, None, one_line(&err)),
+            Err(err) => return Status::unreachable(name, None, err),
         },
         Ok(Some(tip)) => {
             if entry.commit.as_deref() == Some(tip.as_str()) {
@@ -173,7 +173,7 @@ pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
             // Exactly the tip commit seen in the advertisement (the ref may move while we look).
             match sources.open(&request.pinned(&tip)) {
                 Ok(opened) => opened,
-                Err(err) => return Status::unreachable(name, Some(tip), one_line(&err)),
+                Err(err) => return Status::unreachable(name, Some(tip), err),
             }
         }
     };
@@ -185,7 +185,7 @@ pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
     let digest = opened.digest_of(name);
     match read_skill(entry, name, &opened, locked.limits) {
         Ok(None) => Status {
-            reason: Some(format!("the source no longer has a skill `{name}`")),
+            reason: Some(RestoreError::Removed(name.to_owned())),
             ..Status::new(name, State::RemovedUpstream, tip)
         },
         Ok(Some((_, payload))) if payload.computed_hash == entry.computed_hash => {
@@ -196,7 +196,25 @@ pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
             digest,
             ..Status::new(name, State::UpdateAvailable, tip)
         },
-        Err(reason) => Status::unreachable(name, tip, reason),
+        Err(err) => Status::unreachable(name, tip, err),
+    }
+}
+
+/// A skill asked for by name that the lockfile does not have.
+#[derive(Debug, thiserror::Error)]
+#[error("`{name}` is not in the lockfile")]
+pub struct SelectError {
+    pub name: String,
+    pub locked: Vec<String>,
+}
+
+impl Hint for SelectError {
+    fn hint(&self) -> Option<String> {
+        Some(if self.locked.is_empty() {
+            "the lockfile is empty".to_owned()
+        } else {
+            format!("locked: {}", self.locked.join(", "))
+        })
     }
 }
 
@@ -205,22 +223,16 @@ pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
 pub fn select<'a>(
     lock: &'a Lock,
     names: &[String],
-) -> Result<Vec<(&'a String, &'a LockEntry)>, Error> {
+) -> Result<Vec<(&'a String, &'a LockEntry)>, SelectError> {
     if names.is_empty() {
         return Ok(lock.skills.iter().collect());
     }
     names
         .iter()
         .map(|name| {
-            lock.skills.get_key_value(name).ok_or_else(|| {
-                let known: Vec<&str> = lock.skills.keys().map(String::as_str).collect();
-                Error::msg(format!("`{name}` is not in the lockfile")).with_hint(
-                    if known.is_empty() {
-                        "the lockfile is empty".to_owned()
-                    } else {
-                        format!("locked: {}", known.join(", "))
-                    },
-                )
+            lock.skills.get_key_value(name).ok_or_else(|| SelectError {
+                name: name.clone(),
+                locked: lock.skills.keys().cloned().collect(),
             })
         })
         .collect()

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::cli::CheckArgs;
 use crate::error::{Error, ExitStatus};
+use crate::hint::one_line;
 use crate::lock::LockEntry;
 use crate::output::Printer;
 use crate::project::Scope;
@@ -40,7 +41,7 @@ struct JsonChecked<'a> {
     locked_commit: Option<&'a str>,
     upstream_commit: Option<&'a str>,
     status: &'static str,
-    reason: Option<&'a str>,
+    reason: Option<String>,
 }
 
 fn report(
@@ -57,10 +58,13 @@ fn report(
                 locked_commit: entry.commit.as_deref(),
                 upstream_commit: status.upstream.as_deref(),
                 status: status.state.slug(),
-                reason: status.reason.as_deref(),
+                reason: status.reason.as_ref().map(|r| one_line(r)),
             })
             .collect();
-        return crate::json::print(&crate::json::Skills::new(&skills), printer);
+        return Ok(crate::json::print(
+            &crate::json::Skills::new(&skills),
+            printer,
+        )?);
     }
     if statuses.is_empty() {
         printer.status("no locked skills");
@@ -79,9 +83,15 @@ fn report(
     printer.data(&format!("{table}\n"))?;
     for (status, _) in statuses {
         if let Some(reason) = &status.reason {
-            printer.warn(format_args!("`{}`: {reason}", status.name));
+            printer.warn(format_args!("`{}`: {}", status.name, one_line(reason)));
         }
     }
+    printer.hints(
+        statuses
+            .iter()
+            .filter_map(|(s, _)| s.reason.as_ref())
+            .map(|r| r as &dyn crate::hint::Hint),
+    );
     let updates = statuses
         .iter()
         .filter(|(s, _)| matches!(s.state, State::UpdateAvailable | State::RemovedUpstream))

@@ -22,6 +22,7 @@ use crate::agents::{AGENTS, CANONICAL_DIR};
 use crate::cli::DoctorArgs;
 use crate::error::{Error, ExitStatus};
 use crate::fsutil::TEMP_PREFIX;
+use crate::hint::Hint;
 use crate::index::{self, NameFilter, SkillIndex};
 use crate::lock::Lock;
 use crate::output::Printer;
@@ -104,7 +105,7 @@ fn read_lock(scope: &Scope, problems: &mut Vec<Problem>) -> Option<Lock> {
             problems.push(problem(
                 "lock",
                 shown(&scope.lock_path, scope),
-                crate::error::one_line(&err),
+                crate::hint::one_line(&err),
                 err.hint()
                     .unwrap_or_else(|| "restore it from version control or fix it by hand".into()),
             ));
@@ -472,7 +473,7 @@ fn report(problems: &[Problem], as_json: bool, printer: &Printer) -> Result<(), 
             ok: problems.is_empty(),
             problems,
         };
-        return crate::json::print(&document, printer);
+        return Ok(crate::json::print(&document, printer)?);
     }
     if problems.is_empty() {
         printer.status("no problems found");

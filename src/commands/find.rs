@@ -46,15 +46,6 @@ struct Response {
     skills: Vec<Found>,
 }
 
-fn http_error(err: crate::source::http::HttpError) -> Error {
-    let hint = err.hint();
-    let error = Error::msg(format!("the search failed: {err}")).with_source(err);
-    match hint {
-        Some(hint) => error.with_hint(hint),
-        None => error,
-    }
-}
-
 /// The query: the arguments, else asked for on a terminal.
 fn query(args: &FindArgs) -> Result<String, Error> {
     let typed = args.query.join(" ").trim().to_owned();
@@ -64,12 +55,13 @@ fn query(args: &FindArgs) -> Result<String, Error> {
     if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
         return Err(Error::msg("no query given").with_hint("`skills find pdf`"));
     }
-    dialoguer::Input::<String>::new()
+    Ok(dialoguer::Input::<String>::new()
         .with_prompt("Search skills")
         .interact_text_on(&dialoguer::console::Term::stderr())
-        .map_err(|err| {
-            Error::msg("cannot read the query").with_source(std::io::Error::other(err.to_string()))
-        })
+        .map_err(|source| crate::ask::AskError::Terminal {
+            what: "query",
+            source,
+        })?)
 }
 
 pub fn run(args: &FindArgs, printer: &Printer) -> Result<ExitStatus, Error> {
@@ -86,8 +78,8 @@ pub fn run(args: &FindArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     if let Some(owner) = &args.owner {
         url.query_pairs_mut().append_pair("owner", owner);
     }
-    let http = Http::new(false).map_err(http_error)?;
-    let body = http.get(url.as_str(), 8 << 20).map_err(http_error)?;
+    let http = Http::new(false).map_err(Error::Search)?;
+    let body = http.get(url.as_str(), 8 << 20).map_err(Error::Search)?;
     let response: Response = serde_json::from_slice(&body).map_err(|err| {
         let head = String::from_utf8_lossy(&body[..body.len().min(60)]).replace('\n', " ");
         Error::msg(format!(

@@ -10,13 +10,14 @@
 use serde::Serialize;
 
 use crate::cli::{AddOptions, InstallArgs};
-use crate::error::one_line;
 use crate::error::{Error, ExitStatus};
-use crate::install::{self, FileDiff, Transaction};
+use crate::hint::Hint;
+use crate::hint::one_line;
+use crate::install::{self, FileDiff, RestoreError, Transaction};
 use crate::lock::{Lock, LockEntry};
 use crate::offered::split_source;
 use crate::output::Printer;
-use crate::project::{Scope, lock_error};
+use crate::project::Scope;
 use crate::source::git::Want;
 use crate::upstream::{self, Locked};
 
@@ -54,18 +55,15 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let scope = Scope::new(args.options.global)?;
     let mut locked = Locked::new(&scope, &args.options.limits, printer.progress());
     let _guard = scope.guard(printer)?;
-    let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())
-        .map_err(lock_error)?
-        .ok_or_else(|| {
-            Error::msg(format!("there is no `{}`", scope.lock_path.display())).with_hint(
-                "`skills add` creates it; run `skills install` in the folder that has it",
-            )
-        })?;
+    let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())?.ok_or_else(|| {
+        Error::msg(format!("there is no `{}`", scope.lock_path.display()))
+            .with_hint("`skills add` creates it; run `skills install` in the folder that has it")
+    })?;
     let mut gate = crate::gate::Gate::new(&args.options.gate, printer)?;
     let mut transaction = Transaction::default();
     let mut next = lock.clone();
     let mut outcomes: Vec<(String, Outcome)> = Vec::new();
-    let mut failures: Vec<(String, String)> = Vec::new();
+    let mut failures: Vec<(String, RestoreError)> = Vec::new();
     for (name, entry) in &lock.skills {
         printer.debug(format_args!("restoring `{name}` from `{}`", entry.source));
         match restore(
@@ -122,17 +120,25 @@ fn add_only_flag(options: &AddOptions) -> Option<&'static str> {
     .find_map(|(given, flag)| given.then_some(flag))
 }
 
-fn not_reproduced(failures: &[(String, String)], consequence: &str) -> Error {
+fn not_reproduced(failures: &[(String, RestoreError)], consequence: &str) -> Error {
     let list: Vec<String> = failures
         .iter()
-        .map(|(name, why)| format!("`{name}`: {why}"))
+        .map(|(name, why)| format!("`{name}`: {}", one_line(why)))
         .collect();
+    // The failures' own hints first (a token to set, a limit to raise), each once.
+    let mut hints: Vec<String> = Vec::new();
+    for hint in failures.iter().filter_map(|(_, why)| why.hint()) {
+        if !hints.contains(&hint) {
+            hints.push(hint);
+        }
+    }
+    hints.push("`skills check` shows what moved upstream; `skills update` installs the upstream versions and locks them".to_owned());
     Error::msg(format!(
         "{} of the locked skills cannot be reproduced exactly ({consequence}):\n  {}",
         failures.len(),
         list.join("\n  ")
     ))
-    .with_hint("`skills check` shows what moved upstream; `skills update` installs the upstream versions and locks them")
+    .with_hint(hints.join("; "))
 }
 
 /// Reads `entry`'s skill at its locked commit, checks it against the lock, and stages it where it
@@ -143,44 +149,39 @@ fn restore(
     locked: &mut Locked,
     (transaction, gate): (&mut Transaction, &mut crate::gate::Gate),
     printer: &Printer,
-) -> Result<(Outcome, LockEntry), String> {
-    let request = locked
-        .request(entry, Want::locked(entry))
-        .map_err(|err| one_line(&err))?;
-    let opened = locked
-        .sources
-        .open(&request)
-        .map_err(|err| one_line(&err))?;
+) -> Result<(Outcome, LockEntry), RestoreError> {
+    let request = locked.request(entry, Want::locked(entry))?;
+    let opened = locked.sources.open(&request)?;
     let at = opened
         .commit()
         .map_or_else(String::new, |c| format!(" at {}", crate::lock::short(c)));
-    let (dir, payload) = upstream::read_skill(entry, name, &opened, locked.limits)?
-        .ok_or_else(|| format!("its source{at} has no skill `{name}`"))?;
+    let (dir, payload) =
+        upstream::read_skill(entry, name, &opened, locked.limits)?.ok_or_else(|| {
+            RestoreError::Missing {
+                name: name.to_owned(),
+                at: at.clone(),
+            }
+        })?;
     if payload.computed_hash != entry.computed_hash {
-        return Err(format!(
-            "its source{at} has hash {}, the lock says {}",
-            crate::lock::short(&payload.computed_hash),
-            crate::lock::short(&entry.computed_hash)
-        ));
+        return Err(RestoreError::Hash {
+            at,
+            found: crate::lock::short(&payload.computed_hash).to_owned(),
+            locked: crate::lock::short(&entry.computed_hash).to_owned(),
+        });
     }
     let digests = payload.digests();
     if !entry.files.is_empty() && digests != entry.files {
         let diff = FileDiff::between(&entry.files, &digests);
-        return Err(format!(
-            "its files differ from the lock's `files` ({})",
-            diff.summary()
-        ));
+        return Err(RestoreError::Files(diff.summary()));
     }
     let layout = install::layout(locked.scope, name, entry)?;
     let allow = gate
         .check_locked(name, entry, (&dir, &layout.folder), &payload, printer)
-        .ok_or("refused by the install gate")?;
+        .ok_or(RestoreError::Refused)?;
     let mut outcome = Outcome::InPlace;
     for placement in &layout.placements {
         if !install::in_place(placement, &payload) {
-            transaction
-                .stage(placement, &payload)
-                .map_err(|err| one_line(&err))?;
+            transaction.stage(placement, &payload)?;
             outcome = Outcome::Restored;
         }
     }
@@ -216,7 +217,7 @@ struct JsonRestored<'a> {
 
 fn report(
     outcomes: &[(String, Outcome)],
-    failures: &[(String, String)],
+    failures: &[(String, RestoreError)],
     as_json: bool,
     printer: &Printer,
 ) -> Result<(), Error> {
@@ -236,7 +237,7 @@ fn report(
             unchanged: &in_place,
             failed: crate::json::Failed::all(failures),
         };
-        return crate::json::print(&document, printer);
+        return Ok(crate::json::print(&document, printer)?);
     }
     for name in &restored {
         printer.status(format_args!("  restored {name}"));

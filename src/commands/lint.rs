@@ -102,7 +102,7 @@ fn config(args: &LintArgs) -> Result<Config, Error> {
             allowed.insert(family.as_str());
             continue;
         }
-        let rule = rules::find(code).ok_or_else(|| unknown_rule(code))?;
+        let rule = rules::find_or_err(code)?;
         allowed.insert(rule.code);
     }
     Ok(Config {
@@ -114,23 +114,8 @@ fn config(args: &LintArgs) -> Result<Config, Error> {
     })
 }
 
-fn unknown_rule(code: &str) -> Error {
-    let slug = code.rsplit('/').next().unwrap_or(code);
-    let near: Vec<_> = rules::ALL
-        .iter()
-        .filter(|r| strsim::levenshtein(r.code.rsplit('/').next().unwrap_or(r.code), slug) <= 3)
-        .map(|r| format!("`{}`", r.code))
-        .collect();
-    let hint = if near.is_empty() {
-        "`skills lint --list-rules` lists every rule".to_owned()
-    } else {
-        format!("did you mean {}?", near.join(" or "))
-    };
-    Error::msg(format!("unknown lint rule `{code}`")).with_hint(hint)
-}
-
 fn explain(code: &str, printer: &Printer) -> Result<ExitStatus, Error> {
-    let rule = rules::find(code).ok_or_else(|| unknown_rule(code))?;
+    let rule = rules::find_or_err(code)?;
     let color = printer.stdout_color();
     let text = format!(
         "{} ({}, {} by default)\n\n{}\n\n{}\n",

@@ -45,8 +45,7 @@ struct Item {
 pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     for id in &args.agents {
         if agents::find(id).is_none() {
-            return Err(Error::msg(format!("unknown agent `{id}`"))
-                .with_hint("agent ids look like `claude-code`, `codex`, `cursor`, `sisu`"));
+            return Err(crate::project::ProjectError::unknown_agent(id).into());
         }
     }
     let scope = Scope::new(args.global)?;
@@ -100,7 +99,7 @@ pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
 /// Why `entry` is not listed, if it is not.
 fn unreadable(entry: &Entry) -> Option<String> {
     match &entry.skill {
-        Err(err) => Some(crate::error::one_line(err)),
+        Err(err) => Some(crate::hint::one_line(err)),
         Ok(skill) if skill.name().is_none() || skill.description().is_none() => {
             Some("its SKILL.md has no frontmatter with a `name` and a `description`".into())
         }

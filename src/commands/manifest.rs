@@ -24,7 +24,7 @@ use crate::error::{Error, ExitStatus};
 use crate::install::FileDiff;
 use crate::lock::{InstallMode, Lock, LockEntry, SourceType};
 use crate::output::Printer;
-use crate::project::{Scope, lock_error, shown};
+use crate::project::{Scope, shown};
 use crate::skill::files::{self, ManifestFile};
 use crate::skill::inventory::Inventory;
 
@@ -143,7 +143,7 @@ fn record(
             "`{name}` is locked but not installed; `skills install` restores it"
         ));
     }
-    lock.write(&scope.lock_path).map_err(lock_error)?;
+    lock.write(&scope.lock_path)?;
     if as_json {
         // Every installed skill, read or not: the served view does not need the whole folder.
         let skills: Vec<SkillManifest> = scope

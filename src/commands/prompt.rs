@@ -58,8 +58,7 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     match &args.write {
         None => printer.data(&text)?,
         Some(file) => {
-            let outcome = write::write(file, &super::current_dir()?, &text)
-                .map_err(|err| Error::msg(err.to_string()).with_source(err))?;
+            let outcome = write::write(file, &super::current_dir()?, &text)?;
             let file = file.display();
             match outcome {
                 Outcome::Created => printer.status(format_args!(
@@ -167,8 +166,7 @@ fn render(
     activations: &[(Entry, Activation)],
     shared: &Shared,
 ) -> Result<String, Error> {
-    let mut text = template::render(name, source, entries, activations, shared)
-        .map_err(|err| Error::msg(err.to_string()))?;
+    let mut text = template::render(name, source, entries, activations, shared)?;
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
     }

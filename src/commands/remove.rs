@@ -11,7 +11,7 @@ use crate::cli::RemoveArgs;
 use crate::error::{Error, ExitStatus};
 use crate::install::Removal;
 use crate::output::Printer;
-use crate::project::{Scope, lock_error, shown};
+use crate::project::{Scope, shown};
 
 /// What removing one skill does.
 struct Plan {
@@ -136,7 +136,7 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         && let Err(err) = lock.write(&scope.lock_path)
     {
         removal.rollback();
-        return Err(lock_error(err));
+        return Err(err.into());
     }
     removal.finish();
     if args.json {
@@ -332,6 +332,6 @@ fn confirmed(plans: &[Plan], scope: &Scope, printer: &Printer) -> Result<bool, E
     if crate::ask::yes_no("Proceed", false)? {
         Ok(true)
     } else {
-        Err(Error::msg("cancelled; nothing was removed"))
+        Err(crate::ask::AskError::Cancelled("removed").into())
     }
 }

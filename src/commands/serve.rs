@@ -42,6 +42,6 @@ pub fn run(args: &ServeArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             ..Limits::default()
         },
     };
-    mcp::run(settings, printer).map_err(|err| Error::msg(err.to_string()).with_source(err))?;
+    mcp::run(settings, printer)?;
     Ok(ExitStatus::Success)
 }

@@ -142,7 +142,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
                     placements,
                 });
             }
-            Err(err) => skipped.push((skill, crate::error::one_line(&err))),
+            Err(err) => skipped.push((skill, err.skip_reason())),
         }
     }
     for (skill, reason) in &skipped {
@@ -178,7 +178,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         }
         printer.status(plan_text.trim_end());
         if !crate::ask::yes_no("Proceed", true)? {
-            return Err(Error::msg("cancelled; nothing was synced"));
+            return Err(crate::ask::AskError::Cancelled("synced").into());
         }
     }
     let agents = agent_ids(&targets);
@@ -188,7 +188,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             if !install::in_place(placement, &plan.payload) {
                 transaction
                     .stage(placement, &plan.payload)
-                    .map_err(|err| install::install_error(&plan.skill.name, err))?;
+                    .map_err(|err| install::SkillError::new(&plan.skill.name, err))?;
             }
         }
         let previous = lock.skills.get(&plan.skill.name);
@@ -206,7 +206,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         crate::install::commit(transaction, Some((&lock, &scope.lock_path)), "syncing")
     {
         removal.rollback();
-        return Err(err);
+        return Err(err.into());
     }
     removal.finish();
     report(&planned, &stale, &skipped, mode, &scope, args.json, printer)?;
@@ -513,7 +513,7 @@ fn report(
                 })
                 .collect(),
         };
-        return crate::json::print(&document, printer);
+        return Ok(crate::json::print(&document, printer)?);
     }
     for plan in planned {
         printer.status(format_args!(

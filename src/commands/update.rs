@@ -8,14 +8,15 @@ use serde::Serialize;
 
 use crate::cli::UpdateArgs;
 use crate::error::{Error, ExitStatus};
-use crate::install::{self, FileDiff, Transaction};
+use crate::hint::one_line;
+use crate::install::{self, FileDiff, RestoreError, Transaction};
 use crate::lock::LockEntry;
 use crate::output::Printer;
 use crate::project::Scope;
 use crate::upstream::{self, Locked, State, Status};
 
 /// Skills not updated, with why.
-type Failures = Vec<(String, String)>;
+type Failures = Vec<(String, RestoreError)>;
 
 /// One skill updated: the entry before and after, and how its files changed.
 struct Updated {
@@ -28,7 +29,7 @@ struct Updated {
 pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let scopes = scopes(args)?;
     let mut updated: Vec<Updated> = Vec::new();
-    let mut failures: Vec<(String, String)> = Vec::new();
+    let mut failures: Failures = Vec::new();
     let mut unknown: Vec<String> = args.names.clone();
     for scope in &scopes {
         let lock = scope.read_lock()?;
@@ -61,8 +62,9 @@ pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         Ok(ExitStatus::Success)
     } else {
         for (name, reason) in &failures {
-            printer.warn(format_args!("not updated `{name}`: {reason}"));
+            printer.warn(format_args!("not updated `{name}`: {}", one_line(reason)));
         }
+        printer.hints(failures.iter().map(|(_, r)| r as &dyn crate::hint::Hint));
         Ok(ExitStatus::Failure)
     }
 }
@@ -123,7 +125,7 @@ fn update_scope(
     let mut transaction = Transaction::default();
     let mut updated: Vec<Updated> = Vec::new();
     let mut edited: Vec<String> = Vec::new();
-    let mut failures: Vec<(String, String)> = Vec::new();
+    let mut failures: Failures = Vec::new();
     for (status, entry) in statuses {
         match status.state {
             State::UpdateAvailable => {}
@@ -131,7 +133,7 @@ fn update_scope(
             State::RemovedUpstream | State::Unreachable => {
                 let reason = status
                     .reason
-                    .unwrap_or_else(|| status.state.as_str().to_owned());
+                    .unwrap_or_else(|| RestoreError::Removed(status.name.clone()));
                 failures.push((status.name, reason));
                 continue;
             }
@@ -141,14 +143,14 @@ fn update_scope(
         };
         let layout = match install::layout(scope, &status.name, &entry) {
             Ok(layout) => layout,
-            Err(reason) => {
-                failures.push((status.name, reason));
+            Err(err) => {
+                failures.push((status.name, err.into()));
                 continue;
             }
         };
         let folder = (dir.as_str(), layout.folder.as_str());
         let Some(allow) = gate.check_locked(&status.name, &entry, folder, &payload, printer) else {
-            failures.push((status.name, "refused by the install gate".to_owned()));
+            failures.push((status.name, RestoreError::Refused));
             continue;
         };
         let before_files = recorded_files(&entry, &layout.placements);
@@ -158,7 +160,7 @@ fn update_scope(
         for placement in &layout.placements {
             transaction
                 .stage(placement, &payload)
-                .map_err(|err| install::install_error(&status.name, err))?;
+                .map_err(|err| install::SkillError::new(&status.name, err))?;
         }
         let mut after = entry.clone();
         after.computed_hash.clone_from(&payload.computed_hash);
@@ -275,7 +277,7 @@ struct JsonUpdated<'a> {
 
 fn report(
     updated: &[Updated],
-    failures: &[(String, String)],
+    failures: &[(String, RestoreError)],
     as_json: bool,
     printer: &Printer,
 ) -> Result<(), Error> {
@@ -296,7 +298,7 @@ fn report(
                 .collect(),
             failed: crate::json::Failed::all(failures),
         };
-        return crate::json::print(&document, printer);
+        return Ok(crate::json::print(&document, printer)?);
     }
     if updated.is_empty() {
         printer.status("nothing to update");

@@ -56,7 +56,7 @@ pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         &skill.path,
         Limits::from(&args.limits),
     )
-    .map_err(|err| install::install_error(&skill.name, err))?;
+    .map_err(|err| install::SkillError::new(&skill.name, err))?;
     let dir = materialize(&settings.cache, &skill.name, &payload)?;
     let loaded = Skill::load(&dir, &dir.join(SKILL_MD))
         .map_err(|err| Error::msg(format!("cannot read `{}`", skill.name)).with_source(err))?;
@@ -168,7 +168,7 @@ fn materialize(cache: &Path, name: &str, payload: &install::Payload) -> Result<P
     };
     transaction
         .stage(&placement, payload)
-        .map_err(|err| install::install_error(name, err))?;
+        .map_err(|err| install::SkillError::new(name, err))?;
     crate::install::commit(transaction, None, "writing the skill to the cache")?;
     Ok(dir)
 }

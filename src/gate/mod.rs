@@ -21,7 +21,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::cli::GateArgs;
-use crate::error::Error;
+use crate::hint::Hint;
 use crate::install::Payload;
 use crate::install::Planned;
 use crate::lint::memory::{self, MemoryFile};
@@ -71,23 +71,49 @@ pub struct Gate {
     locked: HashMap<String, Vec<String>>,
 }
 
+/// An `--allow` the gate cannot take.
+#[derive(Debug, thiserror::Error)]
+pub enum GateError {
+    #[error(transparent)]
+    UnknownRule(#[from] crate::lint::rules::UnknownRule),
+    #[error("`{0}` is not checked by the install gate")]
+    NotGated(&'static str),
+}
+
+impl Hint for GateError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            GateError::UnknownRule(err) => err.hint(),
+            GateError::NotGated(_) => Some(
+                "the gate runs the `spec` and `security` rules; `skills lint` runs the others"
+                    .into(),
+            ),
+        }
+    }
+}
+
+/// A skill the gate refused, as printed (the command goes on with the others).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct Refusal {
+    message: String,
+    hint: Option<String>,
+}
+
+impl Hint for Refusal {
+    fn hint(&self) -> Option<String> {
+        self.hint.clone()
+    }
+}
+
 impl Gate {
     /// The gate `args` ask for; an unknown code or one the gate does not check is a usage error.
-    pub fn new(args: &GateArgs, printer: &Printer) -> Result<Gate, Error> {
+    pub fn new(args: &GateArgs, printer: &Printer) -> Result<Gate, GateError> {
         let mut allowed = BTreeSet::new();
         for code in &args.allow {
-            let rule = rules::find(code).ok_or_else(|| {
-                Error::msg(format!("unknown lint rule `{}`", code.trim()))
-                    .with_hint("`skills lint --list-rules` lists the codes")
-            })?;
+            let rule = rules::find_or_err(code)?;
             if !FAMILIES.contains(&rule.family) {
-                return Err(Error::msg(format!(
-                    "`{}` is not checked by the install gate",
-                    rule.code
-                ))
-                .with_hint(
-                    "the gate runs the `spec` and `security` rules; `skills lint` runs the others",
-                ));
+                return Err(GateError::NotGated(rule.code));
             }
             allowed.insert(rule.code);
         }
@@ -169,9 +195,10 @@ impl Gate {
 
     /// Refuses `name` without findings to show (its check could not be completed).
     fn refuse(&mut self, name: &str, why: &str, printer: &Printer) {
-        printer.error(&Error::msg(format!(
-            "refused `{name}`: {why}; nothing of it was written"
-        )));
+        printer.error(&Refusal {
+            message: format!("refused `{name}`: {why}; nothing of it was written"),
+            hint: None,
+        });
         self.refused.push((name.to_owned(), Vec::new()));
     }
 
@@ -245,10 +272,13 @@ impl Gate {
         for finding in &errors {
             let _ = write!(message, "\n  {}", line(finding, dir, skill.shown_dir));
         }
-        printer.error(&Error::msg(message).with_hint(format!(
-            "review the files; to install it anyway, pass `--allow {}` (recorded in the lockfile) or `--no-verify`",
-            codes.join(",")
-        )));
+        printer.error(&Refusal {
+            message,
+            hint: Some(format!(
+                "review the files; to install it anyway, pass `--allow {}` (recorded in the lockfile) or `--no-verify`",
+                codes.join(",")
+            )),
+        });
         self.refused.push((skill.name.to_owned(), codes));
         None
     }
@@ -269,16 +299,14 @@ impl Gate {
     }
 
     /// Refused skills with why, as commands list skipped skills.
-    pub fn refusals(&self) -> Vec<(String, String)> {
+    pub fn refusals(&self) -> Vec<(String, crate::install::Skip)> {
         self.refused
             .iter()
             .map(|(name, codes)| {
                 (
                     name.clone(),
-                    if codes.is_empty() {
-                        "refused by the install gate".to_owned()
-                    } else {
-                        format!("refused by the install gate: {}", codes.join(", "))
+                    crate::install::Skip::Refused {
+                        codes: codes.iter().map(|c| (*c).to_owned()).collect(),
                     },
                 )
             })

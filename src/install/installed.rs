@@ -5,17 +5,16 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::{Limits, Payload, Placement, collect};
-use crate::error::one_line;
+use super::{InstallError, Limits, Payload, Placement, collect};
 use crate::source::tree::LocalTree;
 
 /// What is installed at a placement's path now: `None` when nothing is there.
-pub fn installed(path: &Path) -> Option<Result<Payload, String>> {
+pub fn installed(path: &Path) -> Option<Result<Payload, InstallError>> {
     std::fs::symlink_metadata(path).ok()?;
     let tree = LocalTree {
         root: path.to_path_buf(),
     };
-    Some(collect(&tree, "", Limits::unbounded()).map_err(|err| one_line(&err)))
+    Some(collect(&tree, "", Limits::unbounded()))
 }
 
 /// Whether `placement` already holds exactly `payload` (or the right link).

@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 
 use super::{Placement, link_placements, placements};
+use crate::hint::Hint;
 use crate::lock::{InstallMode, LockEntry, SourceType};
-use crate::project::{Scope, Target};
+use crate::project::{ProjectError, Scope, Target};
 use crate::source::SourceEnv;
 use crate::source::open::Location;
 
@@ -21,23 +22,40 @@ pub struct Layout {
     pub placements: Vec<Placement>,
 }
 
-pub fn layout(scope: &Scope, name: &str, entry: &LockEntry) -> Result<Layout, String> {
-    let folder = crate::skill::name::folder_name(name).ok_or("its name cannot be a folder name")?;
+/// Why a locked skill has no place in this scope.
+#[derive(Debug, thiserror::Error)]
+pub enum LayoutError {
+    #[error("its name cannot be a folder name")]
+    FolderName,
+    /// Its recorded agents or subagents cannot be placed here.
+    #[error(transparent)]
+    Targets(#[from] ProjectError),
+    #[error("it is linked to its source, which is not a folder here")]
+    NotAFolder,
+    #[error("its `skillPath` `{0}` leaves the source")]
+    SkillPathLeaves(String),
+}
+
+impl Hint for LayoutError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            LayoutError::Targets(err) => err.hint(),
+            _ => None,
+        }
+    }
+}
+
+pub fn layout(scope: &Scope, name: &str, entry: &LockEntry) -> Result<Layout, LayoutError> {
+    let folder = crate::skill::name::folder_name(name).ok_or(LayoutError::FolderName)?;
     let mut targets: Vec<Target> = if entry.agents.is_empty() {
         scope.default_targets()
     } else {
-        scope
-            .targets_for(&entry.agents)
-            .map_err(|err| err.to_string())?
+        scope.targets_for(&entry.agents)?
     };
     let subagents = subagents(entry);
     if !subagents.is_empty() {
         targets.retain(|t| !t.agents.contains(&crate::agents::EVE));
-        targets.extend(
-            scope
-                .eve_targets(&subagents)
-                .map_err(|err| err.to_string())?,
-        );
+        targets.extend(scope.eve_targets(&subagents)?);
     }
     let mode = entry
         .mode
@@ -65,7 +83,7 @@ pub fn layout(scope: &Scope, name: &str, entry: &LockEntry) -> Result<Layout, St
             &scope.lock_dir(),
             &SourceEnv::from_env(scope.lock_dir()),
         ) else {
-            return Err("it is linked to its source, which is not a folder here".into());
+            return Err(LayoutError::NotAFolder);
         };
         let rel = entry
             .skill_path
@@ -73,7 +91,7 @@ pub fn layout(scope: &Scope, name: &str, entry: &LockEntry) -> Result<Layout, St
             .and_then(|p| p.rsplit_once('/'))
             .map_or("", |(dir, _)| dir);
         if rel.starts_with('/') || rel.contains('\\') || rel.split('/').any(|p| p == "..") {
-            return Err(format!("its `skillPath` `{rel}` leaves the source"));
+            return Err(LayoutError::SkillPathLeaves(rel.to_owned()));
         }
         let dir = root.join(rel);
         link_placements(&folder, &dirs, &scope.canonical, &dir)

@@ -14,7 +14,8 @@
 
 use std::path::PathBuf;
 
-use crate::error::Error;
+use crate::hint::Hint;
+use crate::lock::LockError;
 
 pub mod installed;
 pub mod layout;
@@ -24,7 +25,7 @@ pub mod plan;
 pub mod transaction;
 
 pub use installed::{FileDiff, in_place, installed};
-pub use layout::{Layout, layout, subagents};
+pub use layout::{Layout, LayoutError, layout, subagents};
 pub use payload::{Limits, Payload, PayloadFile, collect};
 pub use placement::{Placement, link_placements, placements};
 pub use plan::{Planned, Staged};
@@ -36,11 +37,11 @@ pub enum InstallError {
     SymlinkEscapes { path: String, target: String },
     #[error("`{path}` is a symlink to `{target}`, which leads nowhere (missing, or a loop)")]
     SymlinkDangles { path: String, target: String },
-    #[error("`{path}` is {size} bytes, over the limit of {limit} (--max-file-size)")]
+    #[error("`{path}` is {size} bytes, over the limit of {limit}")]
     FileTooLarge { path: String, size: u64, limit: u64 },
-    #[error("the skill is {size} bytes, over the limit of {limit} (--max-skill-size)")]
+    #[error("the skill is {size} bytes, over the limit of {limit}")]
     SkillTooLarge { size: u64, limit: u64 },
-    #[error("the skill has more than {limit} files (--max-files)")]
+    #[error("the skill has more than {limit} files")]
     TooManyFiles { limit: usize },
     #[error("`{path}` is not a regular file, folder or symlink")]
     Special { path: String },
@@ -60,7 +61,209 @@ pub enum InstallError {
     },
 }
 
-/// `err` of the skill `name`, as a command reports it.
-pub fn install_error(name: &str, err: InstallError) -> Error {
-    Error::msg(format!("cannot install `{name}`: {err}")).with_source(err)
+impl InstallError {
+    /// The option that sets the limit this error is over.
+    pub fn flag(&self) -> Option<&'static str> {
+        match self {
+            InstallError::FileTooLarge { .. } => Some("--max-file-size"),
+            InstallError::SkillTooLarge { .. } => Some("--max-skill-size"),
+            InstallError::TooManyFiles { .. } => Some("--max-files"),
+            _ => None,
+        }
+    }
+
+    /// Why a skill was left out, on one line, with the option of the limit it is over:
+    /// `` `f.bin` is 3000 bytes, over the limit of 1000 (--max-file-size) ``.
+    pub fn skip_reason(&self) -> String {
+        let text = crate::hint::one_line(self);
+        match self.flag() {
+            Some(flag) => format!("{text} ({flag})"),
+            None => text,
+        }
+    }
+}
+
+impl Hint for InstallError {
+    fn hint(&self) -> Option<String> {
+        if let Some(flag) = self.flag() {
+            return Some(format!(
+                "raise the limit with `{flag}` if you trust this skill"
+            ));
+        }
+        match self {
+            InstallError::SymlinkEscapes { .. } => Some(
+                "a skill may link only inside its source; ask its author to copy the file in"
+                    .into(),
+            ),
+            InstallError::Special { .. } => {
+                Some("a skill holds only files, folders and symlinks".into())
+            }
+            // A web source's failure travels inside the read error; its hint with it.
+            InstallError::Read { source, .. } => source
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<crate::source::web::SharedWebError>())
+                .and_then(Hint::hint),
+            _ => None,
+        }
+    }
+}
+
+/// Why a chosen skill was left out of an install (the others go on).
+#[derive(Debug)]
+pub enum Skip {
+    /// Its name cannot be a folder name.
+    FolderName,
+    /// It cannot be read or is over a limit.
+    Install(InstallError),
+    /// The install gate refused it (`codes`: the findings' rules, if it got that far).
+    Refused { codes: Vec<String> },
+}
+
+impl std::fmt::Display for Skip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Skip::FolderName => f.write_str(
+                "its name cannot be a folder name (path separators, `..`, or no letters)",
+            ),
+            Skip::Install(err) => f.write_str(&err.skip_reason()),
+            Skip::Refused { codes } if codes.is_empty() => {
+                f.write_str("refused by the install gate")
+            }
+            Skip::Refused { codes } => {
+                write!(f, "refused by the install gate: {}", codes.join(", "))
+            }
+        }
+    }
+}
+
+impl Skip {
+    /// What to do about it, when the reason is an error with a hint (a web source's limits).
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            // The limit's flag is in the reason already; a web error's hint is not.
+            Skip::Install(err) if err.flag().is_none() => err.hint(),
+            _ => None,
+        }
+    }
+}
+
+/// Why a locked skill cannot be put back as the lock records it (`skills install`).
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    #[error(transparent)]
+    Open(#[from] crate::source::open::OpenError),
+    #[error(transparent)]
+    Install(#[from] InstallError),
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
+    /// `at` is ` at <commit>` when the source has commits.
+    #[error("its source{at} has no skill `{name}`")]
+    Missing { name: String, at: String },
+    #[error("its source{at} has hash {found}, the lock says {locked}")]
+    Hash {
+        at: String,
+        found: String,
+        locked: String,
+    },
+    #[error("its files differ from the lock's `files` ({0})")]
+    Files(String),
+    #[error("refused by the install gate")]
+    Refused,
+    /// Upstream (`check`, `update`): the source no longer has the skill.
+    #[error("the source no longer has a skill `{0}`")]
+    Removed(String),
+}
+
+impl Hint for RestoreError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            RestoreError::Open(err) => err.hint(),
+            RestoreError::Install(err) => err.hint(),
+            RestoreError::Layout(err) => err.hint(),
+            _ => None,
+        }
+    }
+}
+
+/// An [`InstallError`] of the skill `name`, as a command reports it. The message includes the
+/// inner one, so the chain goes on with the inner error's cause.
+#[derive(Debug)]
+pub struct SkillError {
+    pub name: String,
+    pub error: InstallError,
+}
+
+impl SkillError {
+    pub fn new(name: &str, error: InstallError) -> SkillError {
+        SkillError {
+            name: name.to_owned(),
+            error,
+        }
+    }
+}
+
+impl std::fmt::Display for SkillError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot install `{}`: {}", self.name, self.error)
+    }
+}
+
+impl std::error::Error for SkillError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.error)
+    }
+}
+
+impl Hint for SkillError {
+    fn hint(&self) -> Option<String> {
+        self.error.hint()
+    }
+}
+
+/// A transaction that could not be written or taken back; nothing was changed.
+#[derive(Debug)]
+pub enum TransactionError {
+    /// Placing the staged folders failed (`doing` names the work: `installing`).
+    Commit { doing: String, error: InstallError },
+    /// A folder could not be moved out of the way.
+    Remove { path: PathBuf, error: InstallError },
+    /// The lockfile could not be written; what was placed was put back.
+    Lock(LockError),
+}
+
+impl std::fmt::Display for TransactionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TransactionError::Commit { doing, error } => {
+                write!(f, "{doing} failed; nothing was changed: {error}")
+            }
+            TransactionError::Remove { path, .. } => {
+                write!(f, "cannot remove `{}`; nothing was changed", path.display())
+            }
+            TransactionError::Lock(err) => err.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for TransactionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // `Commit` and `Lock` show their inner error's message: the chain goes on with its
+        // cause. `Remove` names the folder only: the inner error is the cause.
+        match self {
+            TransactionError::Commit { error, .. } => std::error::Error::source(error),
+            TransactionError::Remove { error, .. } => Some(error),
+            TransactionError::Lock(err) => std::error::Error::source(err),
+        }
+    }
+}
+
+impl Hint for TransactionError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            TransactionError::Commit { error, .. } | TransactionError::Remove { error, .. } => {
+                error.hint()
+            }
+            TransactionError::Lock(err) => err.hint(),
+        }
+    }
 }

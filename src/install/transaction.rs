@@ -7,11 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{InstallError, Payload, Placement};
-use crate::error::Error;
+use super::{InstallError, Payload, Placement, TransactionError};
 use crate::fsutil::TEMP_PREFIX;
 use crate::lock::Lock;
-use crate::project::lock_error;
 
 /// A placement written into a staging dir, waiting to be renamed into place.
 #[derive(Debug)]
@@ -195,15 +193,18 @@ pub fn commit(
     transaction: Transaction,
     lock: Option<(&Lock, &Path)>,
     doing: &str,
-) -> Result<(), Error> {
-    let committed = transaction.commit().map_err(|err| {
-        Error::msg(format!("{doing} failed; nothing was changed: {err}")).with_source(err)
-    })?;
+) -> Result<(), TransactionError> {
+    let committed = transaction
+        .commit()
+        .map_err(|error| TransactionError::Commit {
+            doing: doing.to_owned(),
+            error,
+        })?;
     if let Some((lock, path)) = lock
         && let Err(err) = lock.write(path)
     {
         committed.rollback();
-        return Err(lock_error(err));
+        return Err(TransactionError::Lock(err));
     }
     committed.finish();
     Ok(())
@@ -214,15 +215,14 @@ pub fn commit(
 pub fn remove_paths<'a>(
     removal: &mut Removal,
     paths: impl IntoIterator<Item = &'a PathBuf>,
-) -> Result<(), Error> {
+) -> Result<(), TransactionError> {
     for path in paths {
-        if let Err(err) = removal.remove(path) {
+        if let Err(error) = removal.remove(path) {
             std::mem::take(removal).rollback();
-            return Err(Error::msg(format!(
-                "cannot remove `{}`; nothing was changed",
-                path.display()
-            ))
-            .with_source(err));
+            return Err(TransactionError::Remove {
+                path: path.clone(),
+                error,
+            });
         }
     }
     Ok(())

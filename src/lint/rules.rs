@@ -191,6 +191,46 @@ catalog! {
     RESOURCE_FIELDS: Package, "package/resource-fields", Error, "a resource lacks `uri` or `name`, or has an invalid one";
 }
 
+/// A rule code no rule has (`--allow`, `--explain`, `lint --allow`), with the codes near it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown lint rule `{code}`")]
+pub struct UnknownRule {
+    pub code: String,
+    pub near: Vec<&'static str>,
+}
+
+impl UnknownRule {
+    pub fn new(code: &str) -> UnknownRule {
+        let code = code.trim();
+        let slug = code.rsplit('/').next().unwrap_or(code);
+        UnknownRule {
+            code: code.to_owned(),
+            near: ALL
+                .iter()
+                .filter(|r| {
+                    strsim::levenshtein(r.code.rsplit('/').next().unwrap_or(r.code), slug) <= 3
+                })
+                .map(|r| r.code)
+                .collect(),
+        }
+    }
+}
+
+impl crate::hint::Hint for UnknownRule {
+    fn hint(&self) -> Option<String> {
+        Some(if self.near.is_empty() {
+            "`skills lint --list-rules` lists every rule".to_owned()
+        } else {
+            format!("did you mean `{}`?", self.near.join("` or `"))
+        })
+    }
+}
+
+/// Looks up a rule by code, or an [`UnknownRule`] error.
+pub fn find_or_err(code: &str) -> Result<&'static Rule, UnknownRule> {
+    find(code).ok_or_else(|| UnknownRule::new(code))
+}
+
 /// Finds a rule by code (`spec/name-charset`) or by its slug alone (`name-charset`).
 pub fn find(code: &str) -> Option<&'static Rule> {
     let code = code.trim();

@@ -14,6 +14,7 @@
 //! on-disk structs, validation into the model, canonical JSON), [`hash`] (`computedHash` and
 //! file digests), [`guard`] (the advisory lock concurrent runs take turns on).
 
+use crate::hint::Hint;
 use std::path::PathBuf;
 
 pub mod guard;
@@ -90,7 +91,7 @@ pub enum LockError {
     Entry {
         path: PathBuf,
         name: String,
-        problem: String,
+        problem: wire::EntryProblem,
     },
     #[error("cannot write `{}`", path.display())]
     Write {
@@ -98,10 +99,28 @@ pub enum LockError {
         #[source]
         source: std::io::Error,
     },
+    /// Another run held the advisory lock of the lockfile for the whole wait.
+    #[error(
+        "gave up after {} s waiting for another `skills` run on `{}` (it holds `{}`)",
+        waited.as_secs_f64().round(),
+        lockfile.display(),
+        guard.display()
+    )]
+    Busy {
+        lockfile: PathBuf,
+        guard: PathBuf,
+        waited: std::time::Duration,
+    },
+    #[error("cannot take the lock `{}`", path.display())]
+    Guard {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
-impl LockError {
-    pub fn hint(&self) -> Option<String> {
+impl Hint for LockError {
+    fn hint(&self) -> Option<String> {
         match self {
             LockError::Json { .. } | LockError::Entry { .. } => Some(
                 "fix the file by hand or restore it from version control; `skills` never drops entries it cannot read"
@@ -110,6 +129,10 @@ impl LockError {
             LockError::Version { found, expected, .. } if found > expected => {
                 Some("a newer `skills` wrote it; upgrade `skills`".into())
             }
+            LockError::Busy { .. } => Some(format!(
+                "another `skills` run is changing this lockfile; let it finish (or stop it) and try again, or set {} (seconds) to wait longer; the lock goes away by itself when that run exits",
+                crate::env_vars::SKILLS_LOCK_TIMEOUT
+            )),
             _ => None,
         }
     }

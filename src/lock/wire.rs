@@ -65,58 +65,85 @@ fn is_hex(text: &str, len: usize) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
+/// What is wrong with one entry of a lockfile (the message follows "entry `name`").
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EntryProblem {
+    #[error("has no `source`")]
+    NoSource,
+    #[error("has no `sourceType`")]
+    NoSourceType,
+    #[error("has an unknown `sourceType` `{0}`")]
+    UnknownSourceType(String),
+    /// `field` is `computedHash` or `skillFolderHash`.
+    #[error("has no `{field}`")]
+    NoHash { field: &'static str },
+    #[error("has a `{field}` that is not 64 hex digits: `{value}`")]
+    BadHash { field: &'static str, value: String },
+    #[error("has a `commit` that is not 40 hex digits: `{0}`")]
+    BadCommit(String),
+    #[error("has an unknown `mode` `{0}`")]
+    UnknownMode(String),
+    #[error("has a `digest` that is not `sha256:<hex>`: `{0}`")]
+    BadDigest(String),
+    #[error("lists `{file}` with a digest that is not `sha256:<hex>`: `{digest}`")]
+    BadFileDigest { file: String, digest: String },
+    #[error("lists an unsafe file path `{0}`")]
+    UnsafePath(String),
+    #[error("has an `allow` entry that is not a rule code: `{0}`")]
+    BadAllow(String),
+}
+
 /// Checks one entry of the wire format and turns it into the model.
-pub(super) fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, String> {
-    let source = entry.source.ok_or("has no `source`")?;
+pub(super) fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, EntryProblem> {
+    let source = entry.source.ok_or(EntryProblem::NoSource)?;
     let source_type = match entry.source_type {
-        Some(text) => {
-            Some(SourceType::parse(&text).ok_or(format!("has an unknown `sourceType` `{text}`"))?)
-        }
+        Some(text) => Some(
+            SourceType::parse(&text)
+                .ok_or_else(|| EntryProblem::UnknownSourceType(text.clone()))?,
+        ),
         None if kind == LockKind::Global => None,
-        None => return Err("has no `sourceType`".into()),
+        None => return Err(EntryProblem::NoSourceType),
     };
     let field = kind.hash_field();
     let computed_hash = match kind {
         LockKind::Project => entry.computed_hash,
         LockKind::Global => entry.skill_folder_hash,
     }
-    .ok_or(format!("has no `{field}`"))?;
+    .ok_or(EntryProblem::NoHash { field })?;
     if !is_hex(&computed_hash, 64) {
-        return Err(format!(
-            "has a `{field}` that is not 64 hex digits: `{computed_hash}`"
-        ));
+        return Err(EntryProblem::BadHash {
+            field,
+            value: computed_hash,
+        });
     }
     if let Some(commit) = &entry.commit
         && !is_hex(commit, 40)
     {
-        return Err(format!(
-            "has a `commit` that is not 40 hex digits: `{commit}`"
-        ));
+        return Err(EntryProblem::BadCommit(commit.clone()));
     }
     let mode = match entry.mode.as_deref() {
         None => None,
         Some("copy") => Some(InstallMode::Copy),
         Some("symlink") => Some(InstallMode::Symlink),
         Some("link") => Some(InstallMode::Link),
-        Some(other) => return Err(format!("has an unknown `mode` `{other}`")),
+        Some(other) => return Err(EntryProblem::UnknownMode(other.to_owned())),
     };
     if let Some(digest) = &entry.digest
         && !digest
             .strip_prefix("sha256:")
             .is_some_and(|h| is_hex(h, 64))
     {
-        return Err(format!(
-            "has a `digest` that is not `sha256:<hex>`: `{digest}`"
-        ));
+        return Err(EntryProblem::BadDigest(digest.clone()));
     }
     let files = entry.files.unwrap_or_default();
     if let Some((file, digest)) = files
         .iter()
         .find(|(_, d)| !d.strip_prefix("sha256:").is_some_and(|h| is_hex(h, 64)))
     {
-        return Err(format!(
-            "lists `{file}` with a digest that is not `sha256:<hex>`: `{digest}`"
-        ));
+        return Err(EntryProblem::BadFileDigest {
+            file: file.clone(),
+            digest: digest.clone(),
+        });
     }
     // Written as `fsutil::normal_rel` writes it, and not the root; a `\` is let through: a name
     // character where install could write it.
@@ -125,16 +152,14 @@ pub(super) fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, St
         crate::fsutil::normal_rel(&p).is_ok_and(|normal| normal == p && !normal.is_empty())
     };
     if let Some(unsafe_path) = files.keys().find(|p| !is_normal(p)) {
-        return Err(format!("lists an unsafe file path `{unsafe_path}`"));
+        return Err(EntryProblem::UnsafePath(unsafe_path.clone()));
     }
     let mut allow = entry.allow.unwrap_or_default();
     if let Some(code) = allow
         .iter()
         .find(|c| c.is_empty() || c.contains(char::is_whitespace))
     {
-        return Err(format!(
-            "has an `allow` entry that is not a rule code: `{code}`"
-        ));
+        return Err(EntryProblem::BadAllow(code.clone()));
     }
     allow = sorted_codes(&allow);
     Ok(LockEntry {

@@ -75,8 +75,25 @@ pub enum ServeError {
     Index(#[from] crate::index::IndexError),
     #[error("cannot start the server")]
     Start(#[source] std::io::Error),
-    #[error("the MCP session failed: {0}")]
-    Session(String),
+    #[error("the MCP session could not begin")]
+    Initialize(#[source] Box<rmcp::service::ServerInitializeError>),
+    #[error("the MCP session failed")]
+    Session(#[source] tokio::task::JoinError),
+    /// A bug, not an input: the first build of the snapshot panicked.
+    #[error("building the snapshot failed")]
+    Build(#[source] tokio::task::JoinError),
+}
+
+impl crate::hint::Hint for ServeError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            ServeError::Index(err) => err.hint(),
+            ServeError::Initialize(_) => Some(
+                "`skills serve` speaks MCP on stdin/stdout: start it from an MCP client".into(),
+            ),
+            ServeError::Start(_) | ServeError::Session(_) | ServeError::Build(_) => None,
+        }
+    }
 }
 
 /// Serves until stdin closes.
@@ -116,7 +133,7 @@ async fn serve(settings: Settings, printer: &Printer) -> Result<(), ServeError> 
             Ok(running) => running,
             // The client went away before asking anything: nothing to do.
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
-            Err(err) => return Err(ServeError::Session(err.to_string())),
+            Err(err) => return Err(ServeError::Initialize(Box::new(err))),
         };
         if running.peer().peer_info().is_some()
             && let Ok(mut legacy) = shared.legacy_peer.lock()
@@ -127,7 +144,7 @@ async fn serve(settings: Settings, printer: &Printer) -> Result<(), ServeError> 
             .waiting()
             .await
             .map(drop)
-            .map_err(|err| ServeError::Session(err.to_string()))
+            .map_err(ServeError::Session)
     };
     let result = tokio::select! {
         result = session => result,
@@ -172,9 +189,7 @@ async fn prepare(
         // A bug, not an input: end the session with an error rather than hang every request.
         Err(join) => {
             shared.install(snapshot::Snapshot::default());
-            let _ = failed.send(ServeError::Session(format!(
-                "building the snapshot failed: {join}"
-            )));
+            let _ = failed.send(ServeError::Build(join));
             return;
         }
     };

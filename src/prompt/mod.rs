@@ -64,10 +64,19 @@ pub fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// The catalog entry of a loaded skill; `None` (with the reason) when a required field is missing.
-pub fn entry(skill: &Skill, options: CatalogOptions) -> Result<Entry, String> {
-    let name = skill.name().ok_or("it has no `name`")?;
-    let description = skill.description().ok_or("it has no `description`")?;
+/// Why a loaded skill has no catalog entry: a required field is missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum EntryError {
+    #[error("it has no `name`")]
+    NoName,
+    #[error("it has no `description`")]
+    NoDescription,
+}
+
+/// The catalog entry of a loaded skill; an error when a required field is missing.
+pub fn entry(skill: &Skill, options: CatalogOptions) -> Result<Entry, EntryError> {
+    let name = skill.name().ok_or(EntryError::NoName)?;
+    let description = skill.description().ok_or(EntryError::NoDescription)?;
     let uri = skill_uri(&name);
     let location = if options.uri {
         uri.clone()
@@ -104,7 +113,7 @@ pub fn catalog(index: &SkillIndex, options: CatalogOptions) -> (Vec<Entry>, Vec<
                     Ok(entry) => entries.push(entry),
                     Err(reason) => skipped.push(Skipped {
                         path: item.file.clone(),
-                        reason,
+                        reason: reason.to_string(),
                     }),
                 }
             }

@@ -22,10 +22,39 @@ pub const ROUTER: &str = include_str!("templates/router.jinja2");
 /// The specialist template of the router/specialist design (level 2).
 pub const SPECIALIST: &str = include_str!("templates/specialist.jinja2");
 
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
+/// A template that cannot be compiled or rendered: `message` says where and what (from the
+/// engine's error, which is kept for its own causes, such as a failing filter's).
+#[derive(Debug)]
 pub struct TemplateError {
     pub message: String,
+    pub source: minijinja::Error,
+}
+
+impl std::fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for TemplateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // The message already says what the engine's error says: go on with its cause.
+        std::error::Error::source(&self.source)
+    }
+}
+
+impl crate::hint::Hint for TemplateError {
+    fn hint(&self) -> Option<String> {
+        match self.source.kind() {
+            minijinja::ErrorKind::UndefinedError => Some(
+                "templates see `skills`, `universal_tools`, `global_resources`, and with `--skill` `skill`, `skill_persona_text`, `scoped_tools`, `scoped_resources`".into(),
+            ),
+            minijinja::ErrorKind::SyntaxError => {
+                Some("templates use Jinja2 syntax (`{{ x }}`, `{% for %}`)".into())
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Tools and resources shared by every skill (`--tools`, `--resources`).
@@ -49,8 +78,8 @@ pub fn render(
     // Jinja2's default: a single trailing newline of the template is dropped.
     env.add_filter("xml", |text: String| super::xml::escape(&text));
     env.add_template(name, source)
-        .map_err(|err| describe(name, &err))?;
-    let template = env.get_template(name).map_err(|err| describe(name, &err))?;
+        .map_err(|err| describe(name, err))?;
+    let template = env.get_template(name).map_err(|err| describe(name, err))?;
     let base = json!({
         "skills": entries,
         "universal_tools": shared.tools,
@@ -59,7 +88,7 @@ pub fn render(
     if activations.is_empty() {
         return template
             .render(Jinja::from(minijinja::value::Serde(&base)))
-            .map_err(|err| describe(name, &err));
+            .map_err(|err| describe(name, err));
     }
     let mut out = String::new();
     for (entry, activation) in activations {
@@ -78,14 +107,14 @@ pub fn render(
         out.push_str(
             &template
                 .render(Jinja::from(minijinja::value::Serde(&context)))
-                .map_err(|err| describe(name, &err))?,
+                .map_err(|err| describe(name, err))?,
         );
     }
     Ok(out)
 }
 
 /// `template `x.jinja2` line 3: undefined value (in `{{ skil.name }}`)`.
-fn describe(name: &str, err: &minijinja::Error) -> TemplateError {
+fn describe(name: &str, err: minijinja::Error) -> TemplateError {
     let mut message = format!("template `{name}`");
     if let Some(line) = err.line() {
         let _ = write!(message, " line {line}");
@@ -95,5 +124,8 @@ fn describe(name: &str, err: &minijinja::Error) -> TemplateError {
         || err.kind().to_string(),
         |d| format!("{}: {d}", err.kind()),
     ));
-    TemplateError { message }
+    TemplateError {
+        message,
+        source: err,
+    }
 }

@@ -35,6 +35,20 @@ pub enum WriteError {
     },
 }
 
+impl crate::hint::Hint for WriteError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            WriteError::Markers { .. } => Some(format!(
+                "keep one `{START}` line and one `{END}` line after it, or remove both (the block is then appended)"
+            )),
+            WriteError::SymlinkOut { .. } => {
+                Some("`--write` writes only files inside the project; name the file the link points to if you mean it".into())
+            }
+            WriteError::NotUtf8 { .. } | WriteError::Read { .. } | WriteError::Write { .. } => None,
+        }
+    }
+}
+
 /// What `--write` did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {

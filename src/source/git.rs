@@ -6,6 +6,7 @@
 //! come from `GITHUB_TOKEN`/`GH_TOKEN` (GitHub over HTTPS only) or the ssh agent, and no prompt is
 //! ever shown; the cache repository is locked while it is fetched into, so concurrent runs wait.
 
+use crate::hint::Hint;
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
@@ -116,8 +117,8 @@ pub enum FetchError {
     },
 }
 
-impl FetchError {
-    pub fn hint(&self) -> Option<String> {
+impl Hint for FetchError {
+    fn hint(&self) -> Option<String> {
         match self {
             FetchError::Unreachable { .. } => {
                 Some("check the network, or set SKILLS_GITHUB_URL to a reachable mirror".into())

@@ -21,6 +21,7 @@
 //! contain `/` (`feature/x`), and only the remote's ref list tells where the ref ends; whether a
 //! well-known host really serves an index is found out when it is fetched.
 
+use crate::hint::Hint;
 use std::path::{Component, Path, PathBuf};
 
 /// Where `owner/repo` and `gitlab:` shorthands point, and what relative paths are resolved against.
@@ -201,10 +202,9 @@ pub enum SourceError {
     NoHome(String),
 }
 
-impl SourceError {
+impl Hint for SourceError {
     /// A short next step for the user, where one helps.
-    #[must_use]
-    pub fn hint(&self) -> Option<String> {
+    fn hint(&self) -> Option<String> {
         let hint = match self {
             Self::Empty | Self::Unrecognized(_) => FORMS,
             Self::RemoteHelper(_) => "clone the repository yourself and pass its local path",

@@ -4,6 +4,7 @@
 //! most 10 redirects. `GITHUB_TOKEN` goes to GitHub hosts only (and is dropped by redirects to
 //! other hosts). Bodies are read up to a limit, never further.
 
+use crate::hint::Hint;
 use std::io::Read as _;
 use std::time::Duration;
 
@@ -41,14 +42,30 @@ pub enum HttpError {
         #[source]
         source: reqwest::Error,
     },
-    #[error("reading `{url}` failed: {message}")]
-    Read { url: String, message: String },
-    #[error("cannot set up HTTPS: {0}")]
-    Setup(String),
+    #[error("reading `{url}` failed")]
+    Read {
+        url: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot read SSL_CERT_FILE `{}`", path.display())]
+    CertFile {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("SSL_CERT_FILE `{}` is not a PEM bundle", path.display())]
+    CertPem {
+        path: std::path::PathBuf,
+        #[source]
+        source: reqwest::Error,
+    },
+    #[error("cannot set up HTTPS")]
+    Setup(#[source] reqwest::Error),
 }
 
-impl HttpError {
-    pub fn hint(&self) -> Option<String> {
+impl Hint for HttpError {
+    fn hint(&self) -> Option<String> {
         match self {
             HttpError::Connect { .. } => Some("check the network (and HTTPS_PROXY / NO_PROXY)".into()),
             HttpError::Timeout { .. } => Some("set SKILLS_HTTP_TIMEOUT (seconds) to wait longer".into()),
@@ -62,7 +79,9 @@ impl HttpError {
             _ => None,
         }
     }
+}
 
+impl HttpError {
     /// Whether the server said the thing does not exist (so another place may be tried).
     pub fn is_not_found(&self) -> bool {
         matches!(
@@ -138,22 +157,18 @@ impl Http {
             .connect_timeout(Duration::from_secs(timeout.min(10)))
             .redirect(reqwest::redirect::Policy::limited(MAX_REDIRECTS));
         if let Some(path) = std::env::var_os("SSL_CERT_FILE").filter(|p| !p.is_empty()) {
-            let pem = std::fs::read(&path).map_err(|err| {
-                HttpError::Setup(format!(
-                    "cannot read SSL_CERT_FILE `{}`: {err}",
-                    path.display()
-                ))
+            let path = std::path::PathBuf::from(path);
+            let pem = std::fs::read(&path).map_err(|source| HttpError::CertFile {
+                path: path.clone(),
+                source,
             })?;
-            let certificates = reqwest::Certificate::from_pem_bundle(&pem).map_err(|err| {
-                HttpError::Setup(format!("SSL_CERT_FILE `{}`: {err}", path.display()))
-            })?;
+            let certificates = reqwest::Certificate::from_pem_bundle(&pem)
+                .map_err(|source| HttpError::CertPem { path, source })?;
             for certificate in certificates {
                 builder = builder.add_root_certificate(certificate);
             }
         }
-        let client = builder
-            .build()
-            .map_err(|err| HttpError::Setup(err.to_string()))?;
+        let client = builder.build().map_err(HttpError::Setup)?;
         Ok(Http {
             client,
             timeout,
@@ -210,7 +225,7 @@ impl Http {
                     } else {
                         HttpError::Read {
                             url: url.to_owned(),
-                            message: err.to_string(),
+                            source: err,
                         }
                     });
                 }

@@ -8,6 +8,7 @@
 //! in the cache) once, and each web index is fetched once; a 40-hex ref names a commit wherever
 //! it comes from ([`Want::of_ref`]); folders and web sources are read as they are now.
 
+use crate::hint::Hint;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::path::{Path, PathBuf};
@@ -245,8 +246,8 @@ impl From<FetchError> for OpenError {
     }
 }
 
-impl OpenError {
-    pub fn hint(&self) -> Option<String> {
+impl Hint for OpenError {
+    fn hint(&self) -> Option<String> {
         match self {
             OpenError::Source(err) => err.hint(),
             OpenError::Fetch(err) => err.hint(),

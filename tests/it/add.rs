@@ -753,6 +753,43 @@ fn concurrent_adds_both_land() {
     assert_eq!(names, ["csv-tools", "pdf-forms", "release-notes"]);
 }
 
+/// A run that finds the lockfile held by another process waits `SKILLS_LOCK_TIMEOUT`, then
+/// stops naming the lockfile and its lock, and changes nothing.
+#[test]
+fn lockfile_held_by_another_process_times_out() {
+    let context = TestContext::new();
+    let lockfile = context.project.join("skills-lock.json");
+    let cache = context.temp.path().join("cache");
+    // This test process is the other run: it holds the lock while `skills` runs.
+    let held = skills::lock::Guard::acquire(&lockfile, &cache, std::time::Duration::ZERO, || {
+        panic!("nobody else holds it")
+    })
+    .unwrap();
+    let started = std::time::Instant::now();
+    let output = run(context
+        .command()
+        .args(["add", "--skill", "pdf-forms", "-a", "claude-code", "-y"])
+        .arg(fixture("flat"))
+        .env("SKILLS_LOCK_TIMEOUT", "1"));
+    assert!(started.elapsed() >= std::time::Duration::from_secs(1));
+    let guard = skills::lock::guard::guard_path(&lockfile, &cache);
+    let stderr = output
+        .stderr
+        .replace(&guard.display().to_string(), "[GUARD]")
+        .replace(&lockfile.display().to_string(), "[LOCKFILE]");
+    assert_eq!(output.code, 2, "{stderr}");
+    insta::assert_snapshot!(stderr, @r"
+    Waiting for another `skills` run on `[LOCKFILE]` (at most 1 s)
+    error: gave up after 1 s waiting for another `skills` run on `[LOCKFILE]` (it holds `[GUARD]`)
+
+    hint: another `skills` run is changing this lockfile; let it finish (or stop it) and try again, or set SKILLS_LOCK_TIMEOUT (seconds) to wait longer; the lock goes away by itself when that run exits
+    ");
+    assert!(!lockfile.exists());
+    assert!(!context.project.join(".claude").exists());
+    assert!(!context.project.join(".agents").exists());
+    drop(held);
+}
+
 #[test]
 fn clear_errors_for_bad_remotes() {
     let context = TestContext::new();

@@ -486,6 +486,17 @@ fn broken_locks_and_vanished_sources_are_named() {
         "{}",
         output.stderr
     );
+    // The fetch error's own hint reaches `install`, `check` and `update` (typed, not a string).
+    let hint = "check `owner/repo` (a private repository also needs GITHUB_TOKEN)";
+    assert!(output.stderr.contains(hint), "{}", output.stderr);
+    for command in [&["check"][..], &["update"]] {
+        let output = skills(&context, &remote, command);
+        assert!(
+            output.stderr.contains(&format!("hint: {hint}")),
+            "{command:?}: {}",
+            output.stderr
+        );
+    }
     let output = skills(&context, &remote, &["check", "--json"]);
     assert_eq!(
         output.code, 2,

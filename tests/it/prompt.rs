@@ -510,6 +510,8 @@ fn template_errors_name_the_line() {
     ----- stdout -----
     ----- stderr -----
     error: template `t1.jinja2` line 2: undefined value: `skils` is undefined
+
+    hint: templates see `skills`, `universal_tools`, `global_resources`, and with `--skill` `skill`, `skill_persona_text`, `scoped_tools`, `scoped_resources`
     ");
     context.write(
         "t2.jinja2",
@@ -520,6 +522,8 @@ fn template_errors_name_the_line() {
     ----- stdout -----
     ----- stderr -----
     error: template `t2.jinja2` line 2: syntax error: unexpected `}`, expected end of variable block
+
+    hint: templates use Jinja2 syntax (`{{ x }}`, `{% for %}`)
     ");
     context.write("t3.jinja2", "{{ skill_persona_text }}\n");
     let output = run(context

@@ -392,6 +392,41 @@ fn direct_downloads_and_redirects() {
     }
 }
 
+/// A skill of an index that fails to download is skipped with the web error's hint: the index
+/// tree keeps the typed error, not its text.
+#[test]
+fn an_index_skill_over_a_limit_keeps_the_web_hint() {
+    let server = site();
+    let context = TestContext::new();
+    let url = format!("{}/v2", server.url);
+    let output = skills(
+        &context,
+        &[
+            "add",
+            &url,
+            "--skill",
+            "beta",
+            "-a",
+            "claude-code",
+            "-y",
+            "--max-files",
+            "1",
+        ],
+    );
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(
+        output
+            .stderr
+            .contains("it has more than the limit of 1 files")
+            && output
+                .stderr
+                .contains("raise --max-download-size, --max-skill-size or --max-files"),
+        "{}",
+        output.stderr
+    );
+    assert!(!context.project.join("skills-lock.json").exists());
+}
+
 /// Runs `add URL` expecting exit 2 with `expected` in stderr and nothing written.
 fn refused(server: &HttpServer, path: &str, expected: &str) {
     let context = TestContext::new();
@@ -457,6 +492,8 @@ fn bad_downloads_are_refused_and_nothing_is_written() {
     );
 
     refused(&server, "/bad/bomb.zip", "unpacks to more than the limit");
+    // The typed problem keeps the limit's hint (it was a substring test on the message).
+    refused(&server, "/bad/bomb.zip", "hint: raise --max-download-size");
     refused(&server, "/bad/climb.tar", "unsafe path `../escape.txt`");
     refused(&server, "/bad/link.tar", "`evil` is a link");
     refused(&server, "/bad/big/SKILL.md", "larger than the limit");

@@ -219,14 +219,13 @@ fn plan(
     scope: &Scope,
     mode: InstallMode,
     printer: &Printer,
-) -> (Vec<Planned>, Vec<(String, String)>) {
+) -> (Vec<Planned>, Skipped) {
     let dirs: Vec<PathBuf> = targets.iter().map(|t| t.dir.clone()).collect();
     let mut planned = Vec::new();
     let mut skipped = Vec::new();
     for offered in chosen {
         let Some(folder) = crate::skill::name::folder_name(&offered.name) else {
-            let reason = "its name cannot be a folder name (path separators, `..`, or no letters)"
-                .to_owned();
+            let reason = install::Skip::FolderName;
             printer.warn(format_args!("skipped `{}`: {reason}", offered.name));
             skipped.push((offered.name.clone(), reason));
             continue;
@@ -244,7 +243,7 @@ fn plan(
 }
 
 /// Skills left out, with why.
-pub type Skipped = Vec<(String, String)>;
+pub type Skipped = Vec<(String, install::Skip)>;
 
 /// Reads each planned skill from the source, passes it through the install gate, and stages it;
 /// a skill that cannot be installed (a symlink leaving the source, over a limit) is skipped and
@@ -266,7 +265,7 @@ pub fn stage_all(
         let payload = match install::collect(tree, &skill.source_dir, limits) {
             Ok(payload) => payload,
             Err(err) => {
-                let reason = crate::error::one_line(&err);
+                let reason = install::Skip::Install(err);
                 printer.warn(format_args!("skipped `{}`: {reason}", skill.name));
                 skipped.push((skill.name.clone(), reason));
                 continue;
@@ -286,14 +285,16 @@ pub fn stage_all(
     drop(checked);
     skipped.extend(gate.refusals());
     if staged.is_empty() && !gate.refused_any() {
+        // Why each was skipped, then the distinct hints of those reasons (a limit to raise).
+        let mut hint: Vec<String> = skipped.iter().map(|(n, r)| format!("`{n}`: {r}")).collect();
+        for more in skipped.iter().filter_map(|(_, r)| r.hint()) {
+            if !hint.contains(&more) {
+                hint.push(more);
+            }
+        }
         return Err(
-            Error::msg("nothing to install: every chosen skill was skipped").with_hint(
-                skipped
-                    .iter()
-                    .map(|(n, r)| format!("`{n}`: {r}"))
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            ),
+            Error::msg("nothing to install: every chosen skill was skipped")
+                .with_hint(hint.join("; ")),
         );
     }
     Ok((transaction, staged, skipped))
@@ -309,7 +310,7 @@ fn stage_one(transaction: &mut Transaction, passed: crate::gate::Passed) -> Resu
     for placement in &skill.placements {
         transaction
             .stage(placement, &payload)
-            .map_err(|err| install::install_error(&skill.name, err))?;
+            .map_err(|err| install::SkillError::new(&skill.name, err))?;
     }
     Ok(Staged {
         computed_hash: payload.computed_hash,

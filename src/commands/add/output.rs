@@ -41,7 +41,12 @@ pub fn describe_plan(
                 let _ = writeln!(out, "  {} ({} files)", skill.name, payload.files.len());
             }
             Err(err) => {
-                let _ = writeln!(out, "  {} (would be skipped: {err})", skill.name);
+                let _ = writeln!(
+                    out,
+                    "  {} (would be skipped: {})",
+                    skill.name,
+                    err.skip_reason()
+                );
                 continue;
             }
         }
@@ -77,7 +82,7 @@ enum JsonAdded<'a> {
     Skipped {
         name: &'a str,
         status: &'static str,
-        reason: &'a str,
+        reason: String,
     },
 }
 
@@ -123,7 +128,7 @@ struct JsonOffer<'a> {
 /// What one `add` installed, for its report.
 pub struct Installed<'a> {
     pub staged: &'a [Staged],
-    pub skipped: &'a [(String, String)],
+    pub skipped: &'a [(String, crate::install::Skip)],
     pub agents: &'a [String],
     pub origin: &'a Origin,
     pub mode: InstallMode,
@@ -213,7 +218,7 @@ impl Installed<'_> {
         skills.extend(skipped.iter().map(|(name, reason)| JsonAdded::Skipped {
             name,
             status: "skipped",
-            reason,
+            reason: reason.to_string(),
         }));
         let document = JsonAdd {
             version: crate::json::VERSION,
@@ -223,7 +228,7 @@ impl Installed<'_> {
             scope: scope_name,
             skills,
         };
-        crate::json::print(&document, printer)
+        Ok(crate::json::print(&document, printer)?)
     }
 }
 

@@ -8,32 +8,86 @@ use crate::source::http::Http;
 
 /// The path of a file inside an archive or index, checked and normalised by
 /// [`crate::fsutil::normal_rel`]; the root (`""`, `.`, `./`) is no file.
-pub(super) fn safe_path(path: &str) -> Result<String, String> {
+pub(super) fn safe_path(path: &str) -> Result<String, ArchiveProblem> {
     safe_dir(path)
         .ok()
         .filter(|normal| !normal.is_empty())
-        .ok_or_else(|| format!("unsafe path `{path}`"))
+        .ok_or_else(|| ArchiveProblem::Path(path.to_owned()))
 }
 
 /// The path of a folder inside an archive, as [`safe_path`], the root included (the entry `./`
 /// of `tar -C dir -czf x.tgz .`).
-fn safe_dir(path: &str) -> Result<String, String> {
-    crate::fsutil::normal_rel(path).map_err(|_| format!("unsafe path `{path}`"))
+fn safe_dir(path: &str) -> Result<String, ArchiveProblem> {
+    crate::fsutil::normal_rel(path).map_err(|_| ArchiveProblem::Path(path.to_owned()))
 }
 
-/// Reads at most `limit` bytes from `reader`; more is an error.
-fn read_limited(reader: impl Read, limit: u64, what: &str) -> Result<Vec<u8>, String> {
+/// Why an archive (or a skill of an index) is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ArchiveProblem {
+    /// A path that is not safe to write (from [`safe_path`]).
+    #[error("unsafe path `{0}`")]
+    Path(String),
+    #[error("it has more than the limit of {0} files")]
+    TooManyFiles(usize),
+    #[error("it unpacks to more than the limit of {0} bytes")]
+    TooLarge(u64),
+    #[error("`{name}` is larger than the limit of {limit} bytes")]
+    SkillTooLarge { name: String, limit: u64 },
+    #[error("cannot unpack `{path}`")]
+    Read {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("not a readable zip")]
+    Zip(#[source] zip::result::ZipError),
+    #[error("entry {index} is not readable")]
+    ZipEntry {
+        index: usize,
+        #[source]
+        source: zip::result::ZipError,
+    },
+    #[error("not a readable tar")]
+    Tar(#[source] io::Error),
+    #[error("`{0}` is a symlink")]
+    Symlink(String),
+    #[error("`{0}` is a link")]
+    Link(String),
+    #[error("`{0}` is not a regular file")]
+    NotAFile(String),
+    #[error("`{0}` is not a regular file or folder")]
+    Special(String),
+    #[error("it has no SKILL.md at its root")]
+    NoSkillMd,
+}
+
+impl ArchiveProblem {
+    /// Whether a limit (that an option raises) refused it.
+    pub fn is_limit(&self) -> bool {
+        matches!(
+            self,
+            ArchiveProblem::TooManyFiles(_)
+                | ArchiveProblem::TooLarge(_)
+                | ArchiveProblem::SkillTooLarge { .. }
+        )
+    }
+}
+
+/// Reads at most `limit` bytes from `reader`; more is `Ok(None)`.
+fn read_limited(
+    reader: impl Read,
+    limit: u64,
+    path: &str,
+) -> Result<Option<Vec<u8>>, ArchiveProblem> {
     let mut out = Vec::new();
     reader
         .take(limit.saturating_add(1))
         .read_to_end(&mut out)
-        .map_err(|err| format!("cannot unpack `{what}`: {err}"))?;
-    if out.len() as u64 > limit {
-        return Err(format!(
-            "`{what}` unpacks to more than the limit of {limit} bytes"
-        ));
-    }
-    Ok(out)
+        .map_err(|source| ArchiveProblem::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+    Ok((out.len() as u64 <= limit).then_some(out))
 }
 
 /// Collects unpacked files against the limits, then unwraps a single top-level folder.
@@ -53,28 +107,29 @@ impl Unpacked {
     }
 
     /// Adds the entry at path `raw` (entries under `__MACOSX` are dropped).
-    fn add(&mut self, raw: &str, reader: impl Read, executable: bool) -> Result<(), String> {
+    fn add(
+        &mut self,
+        raw: &str,
+        reader: impl Read,
+        executable: bool,
+    ) -> Result<(), ArchiveProblem> {
         let path = safe_path(raw)?;
         if path.split('/').next() == Some("__MACOSX") {
             return Ok(());
         }
         if self.tree.files.len() >= self.limits.files {
-            return Err(format!(
-                "it has more than the limit of {} files",
-                self.limits.files
-            ));
+            return Err(ArchiveProblem::TooManyFiles(self.limits.files));
         }
         let room = self.limits.extracted.saturating_sub(self.total);
-        let bytes = read_limited(reader, room, &path).map_err(|why| {
-            if why.contains("limit") {
-                format!(
-                    "it unpacks to more than the limit of {} bytes",
-                    self.limits.extracted
-                )
-            } else {
-                why
-            }
-        })?;
+        let extracted = self.limits.extracted;
+        let bytes = read_limited(reader, room, &path)
+            .map_err(|problem| match problem {
+                ArchiveProblem::Read { path, source } => over_cap(source, extracted, |source| {
+                    ArchiveProblem::Read { path, source }
+                }),
+                other => other,
+            })?
+            .ok_or(ArchiveProblem::TooLarge(extracted))?;
         self.total += bytes.len() as u64;
         self.tree.insert(path, bytes, executable);
         Ok(())
@@ -100,6 +155,27 @@ impl Unpacked {
     }
 }
 
+/// The error of a [`Capped`] reader past its limit.
+#[derive(Debug, thiserror::Error)]
+#[error("it unpacks to more than the size limit")]
+struct OverCap;
+
+/// `err`, or the archive's size limit when `err` is a [`Capped`] reader's.
+fn over_cap(
+    err: io::Error,
+    limit: u64,
+    problem: impl FnOnce(io::Error) -> ArchiveProblem,
+) -> ArchiveProblem {
+    if err
+        .get_ref()
+        .is_some_and(|inner| inner.downcast_ref::<OverCap>().is_some())
+    {
+        ArchiveProblem::TooLarge(limit)
+    } else {
+        problem(err)
+    }
+}
+
 /// A reader that fails once more than `limit` bytes came through (a decompression bomb stops
 /// there, whatever the archive claims).
 struct Capped<R> {
@@ -111,42 +187,45 @@ impl<R: Read> Read for Capped<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let read = self.inner.read(buf)?;
         if read as u64 > self.left {
-            return Err(io::Error::other("it unpacks to more than the size limit"));
+            return Err(io::Error::other(OverCap));
         }
         self.left -= read as u64;
         Ok(read)
     }
 }
 
-fn unpack_zip(url: &str, bytes: &[u8], limits: WebLimits) -> Result<MemoryTree, String> {
-    let mut archive = zip::ZipArchive::new(io::Cursor::new(bytes))
-        .map_err(|err| format!("not a readable zip: {err}"))?;
+fn unpack_zip(url: &str, bytes: &[u8], limits: WebLimits) -> Result<MemoryTree, ArchiveProblem> {
+    let mut archive = zip::ZipArchive::new(io::Cursor::new(bytes)).map_err(ArchiveProblem::Zip)?;
     let mut unpacked = Unpacked::new(url, limits);
     for index in 0..archive.len() {
         let entry = archive
             .by_index(index)
-            .map_err(|err| format!("entry {index}: {err}"))?;
+            .map_err(|source| ArchiveProblem::ZipEntry { index, source })?;
         let name = String::from_utf8_lossy(entry.name_raw()).into_owned();
         if entry.is_dir() {
             safe_dir(&name)?;
             continue;
         }
         if entry.is_symlink() {
-            return Err(format!("`{name}` is a symlink"));
+            return Err(ArchiveProblem::Symlink(name));
         }
         let executable = entry.unix_mode().is_some_and(|mode| mode & 0o111 != 0);
         if entry
             .unix_mode()
             .is_some_and(|mode| mode & 0o170_000 != 0 && mode & 0o170_000 != 0o100_000)
         {
-            return Err(format!("`{name}` is not a regular file"));
+            return Err(ArchiveProblem::NotAFile(name));
         }
         unpacked.add(&name, entry, executable)?;
     }
     Ok(unpacked.finish())
 }
 
-fn unpack_tar(url: &str, reader: impl Read, limits: WebLimits) -> Result<MemoryTree, String> {
+fn unpack_tar(
+    url: &str,
+    reader: impl Read,
+    limits: WebLimits,
+) -> Result<MemoryTree, ArchiveProblem> {
     // Headers and padding count too: a bomb of empty entries stops at the same cap.
     let slack = 1024 * (limits.files as u64 + 16);
     let capped = Capped {
@@ -155,11 +234,10 @@ fn unpack_tar(url: &str, reader: impl Read, limits: WebLimits) -> Result<MemoryT
     };
     let mut archive = tar::Archive::new(capped);
     let mut unpacked = Unpacked::new(url, limits);
-    let entries = archive
-        .entries()
-        .map_err(|err| format!("not a readable tar: {err}"))?;
+    let unreadable = |err| over_cap(err, limits.extracted, ArchiveProblem::Tar);
+    let entries = archive.entries().map_err(unreadable)?;
     for entry in entries {
-        let entry = entry.map_err(|err| format!("not a readable tar: {err}"))?;
+        let entry = entry.map_err(unreadable)?;
         let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
         let kind = entry.header().entry_type();
         match kind {
@@ -173,9 +251,9 @@ fn unpack_tar(url: &str, reader: impl Read, limits: WebLimits) -> Result<MemoryT
             // Metadata of the archive itself (`git archive` writes a global pax header).
             tar::EntryType::XGlobalHeader | tar::EntryType::XHeader => {}
             tar::EntryType::Symlink | tar::EntryType::Link => {
-                return Err(format!("`{name}` is a link"));
+                return Err(ArchiveProblem::Link(name));
             }
-            _ => return Err(format!("`{name}` is not a regular file or folder")),
+            _ => return Err(ArchiveProblem::Special(name)),
         }
     }
     Ok(unpacked.finish())
@@ -184,9 +262,9 @@ fn unpack_tar(url: &str, reader: impl Read, limits: WebLimits) -> Result<MemoryT
 /// Unpacks `bytes` by what they are (not by the URL's extension); `None` when they are no
 /// archive.
 pub fn unpack(url: &str, bytes: &[u8], limits: WebLimits) -> Option<Result<MemoryTree, WebError>> {
-    let refused = |why: String| WebError::Archive {
+    let refused = |problem| WebError::Archive {
         url: url.to_owned(),
-        why,
+        problem,
     };
     let result = if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
         unpack_zip(url, bytes, limits)

@@ -7,9 +7,9 @@ use std::io;
 
 use serde_json::Value;
 
-use super::archive::{found, safe_path, unpack};
+use super::archive::{ArchiveProblem, found, safe_path, unpack};
 use super::memory::{MemoryTree, not_found};
-use super::{WebError, WebLimits, digest};
+use super::{SharedWebError, WebError, WebLimits, digest};
 use crate::source::http::Http;
 use crate::source::tree::{Entry, Kind, SourceTree};
 
@@ -211,10 +211,10 @@ pub fn fetch_skill(
                 if total > limits.extracted {
                     return Err(WebError::Archive {
                         url: index.url.clone(),
-                        why: format!(
-                            "`{}` is larger than the limit of {} bytes",
-                            skill.name, limits.extracted
-                        ),
+                        problem: ArchiveProblem::SkillTooLarge {
+                            name: skill.name.clone(),
+                            limit: limits.extracted,
+                        },
                     });
                 }
                 tree.insert(file.clone(), bytes, false);
@@ -241,7 +241,7 @@ pub fn fetch_skill(
             if tree.kind(crate::skill::SKILL_MD).is_none() {
                 return Err(WebError::Archive {
                     url: url.clone(),
-                    why: "it has no SKILL.md at its root".into(),
+                    problem: ArchiveProblem::NoSkillMd,
                 });
             }
             Ok(tree)
@@ -254,7 +254,7 @@ pub(super) struct IndexTree {
     http: Http,
     index: Index,
     limits: WebLimits,
-    loaded: RefCell<HashMap<String, Result<MemoryTree, String>>>,
+    loaded: RefCell<HashMap<String, Result<MemoryTree, SharedWebError>>>,
 }
 
 impl IndexTree {
@@ -279,11 +279,11 @@ impl IndexTree {
         let mut loaded = self.loaded.borrow_mut();
         let tree = loaded.entry(name.to_owned()).or_insert_with(|| {
             fetch_skill(&self.http, &self.index, skill, self.limits)
-                .map_err(|err| crate::error::one_line(&err))
+                .map_err(|err| SharedWebError(std::sync::Arc::new(err)))
         });
         match tree {
             Ok(tree) => then(tree, rest),
-            Err(why) => Err(io::Error::other(why.clone())),
+            Err(err) => Err(io::Error::other(err.clone())),
         }
     }
 }

@@ -11,6 +11,7 @@ mod archive;
 mod index;
 mod memory;
 
+use crate::hint::Hint;
 use std::rc::Rc;
 
 use super::discover::Offered;
@@ -79,24 +80,52 @@ pub enum WebError {
         expected: String,
         actual: String,
     },
-    #[error("the archive `{url}` is refused: {why}")]
-    Archive { url: String, why: String },
+    #[error("the archive `{url}` is refused")]
+    Archive {
+        url: String,
+        #[source]
+        problem: archive::ArchiveProblem,
+    },
     #[error("`{url}` is neither a SKILL.md nor a zip, tar or tar.gz archive{found}")]
     Unknown { url: String, found: String },
 }
 
-impl WebError {
-    pub fn hint(&self) -> Option<String> {
+impl Hint for WebError {
+    fn hint(&self) -> Option<String> {
         match self {
             WebError::Http(err) => err.hint(),
             WebError::Unknown { .. } => Some(
                 "a web source is a site with `/.well-known/agent-skills/index.json`, a raw SKILL.md, or an archive link".into(),
             ),
-            WebError::Archive { why, .. } if why.contains("limit") => {
+            WebError::Archive { problem, .. } if problem.is_limit() => {
                 Some("raise --max-download-size, --max-skill-size or --max-files if you trust it".into())
             }
             _ => None,
         }
+    }
+}
+
+/// A [`WebError`] handed to every read of the skill it stopped (an index tree fetches a skill
+/// once and remembers the failure); it travels inside an `io::Error` and keeps its hint.
+#[derive(Debug, Clone)]
+pub struct SharedWebError(pub std::sync::Arc<WebError>);
+
+impl std::fmt::Display for SharedWebError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for SharedWebError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // Shown as the inner error: its cause comes next.
+        std::error::Error::source(&*self.0)
+    }
+}
+
+impl Hint for SharedWebError {
+    fn hint(&self) -> Option<String> {
+        self.0.hint()
     }
 }
 
