@@ -17,7 +17,10 @@ use std::path::{Component, Path, PathBuf};
 /// trash folders, atomic writes); the index never looks into them.
 pub const TEMP_PREFIX: &str = ".skills-";
 
-/// Writes `bytes` to `path` atomically (temp file in the same folder, then rename).
+/// Writes `bytes` to `path` atomically (temp file in the same folder, then rename). A `path`
+/// that exists and is not a regular file (a device such as `/dev/null`, a FIFO, a socket, a
+/// folder) is refused: the rename would replace it, not write into it. (A link to a regular
+/// file is replaced by the file; callers that mean its target resolve it first.)
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_with(path, |out| out.write_all(bytes))
 }
@@ -27,6 +30,14 @@ pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+    {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("`{}` is not a regular file", path.display()),
+        ));
+    }
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -177,6 +188,8 @@ pub fn relative_path(from: &Path, to: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(unix)]
+    use std::os::unix::fs::FileTypeExt;
 
     #[test]
     fn replaces_atomically_and_keeps_mode() {
@@ -205,6 +218,25 @@ mod tests {
         }
         let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
         assert_eq!(leftovers, 1, "no temp file is left behind");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn what_is_not_a_regular_file_is_never_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("socket");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let err = write_atomic(&socket, b"x").unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(
+            std::fs::symlink_metadata(&socket)
+                .unwrap()
+                .file_type()
+                .is_socket()
+        );
+        assert!(write_atomic(dir.path(), b"x").is_err(), "a folder");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temp file left");
     }
 
     #[test]

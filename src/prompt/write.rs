@@ -21,6 +21,8 @@ pub enum WriteError {
     SymlinkOut { path: PathBuf, target: PathBuf },
     #[error("`{}` is not valid UTF-8", path.display())]
     NotUtf8 { path: PathBuf },
+    #[error("`{}` is not a regular file", path.display())]
+    NotAFile { path: PathBuf },
     #[error("cannot read `{}`", path.display())]
     Read {
         path: PathBuf,
@@ -44,6 +46,9 @@ impl crate::hint::Hint for WriteError {
             WriteError::SymlinkOut { .. } => {
                 Some("`--write` writes only files inside the project; name the file the link points to if you mean it".into())
             }
+            WriteError::NotAFile { .. } => Some(
+                "`--write` splices the block into a text file; to print it, leave `--write` out".into(),
+            ),
             WriteError::NotUtf8 { .. } | WriteError::Read { .. } | WriteError::Write { .. } => None,
         }
     }
@@ -116,6 +121,12 @@ pub fn write(path: &Path, project: &Path, block: &str) -> Result<Outcome, WriteE
         }
         _ => path.to_path_buf(),
     };
+    // A device (`/dev/null`), FIFO or socket: the atomic rename would replace it.
+    if std::fs::metadata(&target).is_ok_and(|meta| !meta.is_file()) {
+        return Err(WriteError::NotAFile {
+            path: path.to_path_buf(),
+        });
+    }
     let existing = match std::fs::read(&target) {
         Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| WriteError::NotUtf8 {
             path: path.to_path_buf(),

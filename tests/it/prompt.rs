@@ -406,6 +406,19 @@ fn write_refuses_bad_targets() {
             output.stderr
         );
         assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep\n");
+        // A device, FIFO or socket is written into or refused, never replaced by a file (as
+        // root, `--write /dev/null` once replaced /dev/null).
+        let socket = context.project.join("SOCKET.md");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let output = run(context.command().args(["prompt", "--write", "SOCKET.md"]));
+        assert_eq!(output.code, 2, "{}", output.stderr);
+        assert!(
+            output.stderr.contains("is not a regular file"),
+            "{}",
+            output.stderr
+        );
+        let kind = std::fs::symlink_metadata(&socket).unwrap().file_type();
+        assert!(std::os::unix::fs::FileTypeExt::is_socket(&kind));
     }
 }
 
