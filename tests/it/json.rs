@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::add::{Remote, add, fixture};
 use crate::common::{Output, TestContext, run, write};
-use crate::lifecycle::skills;
+use crate::lifecycle::{lock_vanished_sources, skills};
 
 /// Snapshots the stdout of a run that exited with `code` as `it__json__NAME.snap`, with the
 /// temp dir and loopback ports hidden.
@@ -158,14 +158,7 @@ fn lint_rules_document() {
 fn failure_documents() {
     let context = TestContext::new();
     let remote = Remote::new(&context);
-    let zeros = "0".repeat(64);
-    let lock = json!({"version": 1, "skills": {
-        "gone-local": {"source": "./vendor/gone", "sourceType": "local", "computedHash": zeros},
-        "gone-remote": {"source": "acme/nothing", "sourceType": "github", "computedHash": zeros, "commit": "1".repeat(40)}}});
-    write(
-        &context.project.join("skills-lock.json"),
-        serde_json::to_string(&lock).unwrap(),
-    );
+    lock_vanished_sources(&context);
     let output = skills(&context, &remote, &["check", "--json"]);
     snapshot_with("check_failed", &context, &output, 2, REASON);
     let output = skills(&context, &remote, &["install", "--json"]);

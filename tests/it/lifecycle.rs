@@ -44,6 +44,18 @@ pub fn fingerprint(dir: &Path) -> Vec<String> {
 }
 
 /// `add acme/flat --skill SKILL -a claude-code MORE… -y`, which must succeed.
+/// A lock whose two sources are gone: a local folder, and a repository nobody serves.
+pub fn lock_vanished_sources(context: &TestContext) {
+    let zeros = "0".repeat(64);
+    let lock = json!({"version": 1, "skills": {
+        "gone-local": {"source": "./vendor/gone", "sourceType": "local", "computedHash": zeros},
+        "gone-remote": {"source": "acme/nothing", "sourceType": "github", "computedHash": zeros, "commit": "1".repeat(40)}}});
+    write(
+        &context.project.join("skills-lock.json"),
+        serde_json::to_string(&lock).unwrap(),
+    );
+}
+
 fn add_flat(context: &TestContext, remote: &Remote, skill: &str, more: &[&str]) {
     let mut args = vec!["acme/flat", "--skill", skill, "-a", "claude-code"];
     args.extend(more);
@@ -470,14 +482,7 @@ fn broken_locks_and_vanished_sources_are_named() {
         }
     }
     // Sources that are gone: a local folder, a repository nobody serves.
-    let zeros = "0".repeat(64);
-    let lock = json!({"version": 1, "skills": {
-        "gone-local": {"source": "./vendor/gone", "sourceType": "local", "computedHash": zeros},
-        "gone-remote": {"source": "acme/nothing", "sourceType": "github", "computedHash": zeros, "commit": "1".repeat(40)}}});
-    write(
-        &context.project.join("skills-lock.json"),
-        serde_json::to_string(&lock).unwrap(),
-    );
+    lock_vanished_sources(&context);
     let output = skills(&context, &remote, &["install", "--frozen"]);
     assert_eq!(output.code, 1, "{}", output.stderr);
     assert!(
