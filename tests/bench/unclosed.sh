@@ -22,4 +22,4 @@ with open(sys.argv[1], "wb") as out:
         out.write(line)
 PY
 export HOME="$WORK/home" SKILLS_CACHE_DIR="$WORK/cache"
-hyperfine --warmup 1 --runs 5 -i -N "$SKILLS prompt $WORK/skills" "$SKILLS list $WORK/skills"
+hyperfine --warmup 1 --runs 5 -i -N "$SKILLS prompt $WORK/skills" "$SKILLS lint $WORK/skills"
