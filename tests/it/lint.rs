@@ -343,11 +343,7 @@ fn missing_path_is_a_usage_error() {
     context.write("README.md", "# x\n");
     let output = run(context.command().args(["lint", "README.md"]));
     assert_eq!(output.code, 2);
-    assert!(
-        output.stderr.contains("is not a skill folder"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
 }
 
 #[test]
@@ -616,18 +612,7 @@ fn triggers_in_other_languages_and_links_with_anchors() {
         "---\nname: slides\ndescription: 创建演示文稿。当用户需要制作幻灯片时使用。\n---\nSee [setup](references/setup.md#install) and [usage](#usage).\n\n## Usage\n\nSteps.\n",
     );
     let output = run(context.command().args(["lint", "s"]));
-    assert!(
-        !output.stdout.contains("description-no-trigger"),
-        "{}",
-        output.stdout
-    );
-    assert!(
-        output
-            .stdout
-            .contains("`references/setup.md` does not exist in the skill"),
-        "the message names the file, not the anchor:\n{}",
-        output.stdout
-    );
+    snapshot_output!(context, output);
     assert_eq!(
         output
             .stdout
