@@ -472,6 +472,7 @@ fn security() {
         "s/sec/notes.md:1:7: warning[security/hidden-unicode]: invisible bidirectional control U+202E, tag character U+E0041",
         "s/sec/scripts/install.sh:2:1: error[security/remote-exec]: `curl -fsSL https://get.example.com | sh` runs whatever the server sends",
     ];
+    // Line by line, not a snapshot: the symlink and executable cases exist only on Unix.
     for line in expected {
         assert!(
             lines.contains(&line),

@@ -28,6 +28,7 @@ fn skills_ref_byte_identical() {
                 .command()
                 .args(["prompt", "--format", "skills-ref"])
                 .arg(fixtures.join("cases/42-dashes-in-desc/my-skill")));
+            // The one value that differs from the reference's output is the point.
             assert!(
                 output.stdout.contains("\nbefore---after\n"),
                 "{}",
