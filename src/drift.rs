@@ -4,8 +4,11 @@
 //! installed. `manifest --check` reports it; `doctor` turns it into problems with fixes.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::rc::Rc;
 
-use crate::install::{self, FileDiff, Payload};
+use crate::install::{self, FileDiff, InstallError, Payload};
 use crate::lock::Lock;
 use crate::project::{Installed, ProjectError, Scope, shown};
 
@@ -23,17 +26,59 @@ pub struct Drift {
     /// The folder or link, as shown to the user.
     pub path: Option<String>,
     pub files: FileDiff,
-    pub detail: Option<String>,
+    pub detail: Option<DriftDetail>,
+}
+
+/// Why a skill drifted, where its files alone do not say it; shown as a phrase after the
+/// skill's name (the `detail` of `manifest --check --json`).
+pub enum DriftDetail {
+    /// Locked, and in none of the scope's agent dirs.
+    NotInstalled,
+    /// Locked for an agent whose dir lacks it.
+    NotInstalledHere,
+    /// A link of the install that points elsewhere: where it should point.
+    ShouldLinkTo(PathBuf),
+    /// An entry without `files` whose folder no longer has its `computedHash`.
+    HashDiffers,
+    /// Installed, and not locked.
+    NotInTheLockfile,
+    /// The folder could not be read.
+    Unreadable(Rc<InstallError>),
+}
+
+impl fmt::Display for DriftDetail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DriftDetail::NotInstalled => f.write_str("not installed"),
+            DriftDetail::NotInstalledHere => f.write_str("not installed here"),
+            DriftDetail::ShouldLinkTo(target) => {
+                write!(f, "should link to `{}`", target.display())
+            }
+            DriftDetail::HashDiffers => f.write_str(
+                "its hash differs from the lock's `computedHash` (no `files` recorded: `skills manifest` records them)",
+            ),
+            DriftDetail::NotInTheLockfile => f.write_str("not in the lockfile"),
+            DriftDetail::Unreadable(err) => f.write_str(&crate::hint::one_line(&**err)),
+        }
+    }
+}
+
+/// An installed folder of a skill that could not be read.
+pub struct Unreadable {
+    pub name: String,
+    /// The folder, as shown to the user.
+    pub path: String,
+    pub error: Rc<InstallError>,
 }
 
 /// The installed skills of `scope`, read: name → each folder; then the folders that could not
-/// be read (name, shown path, why).
-pub type Copies = (BTreeMap<String, Vec<Folder>>, Vec<(String, String, String)>);
+/// be read.
+pub type Copies = (BTreeMap<String, Vec<Folder>>, Vec<Unreadable>);
 
 /// Reads every installed folder of `scope`.
 pub fn read_copies(scope: &Scope) -> Result<Copies, ProjectError> {
     let mut copies: BTreeMap<String, Vec<Folder>> = BTreeMap::new();
-    let mut unreadable: Vec<(String, String, String)> = Vec::new();
+    let mut unreadable: Vec<Unreadable> = Vec::new();
     for (name, folders) in scope.installed()? {
         for installed in folders {
             match install::installed(&installed.real) {
@@ -41,10 +86,11 @@ pub fn read_copies(scope: &Scope) -> Result<Copies, ProjectError> {
                     .entry(name.clone())
                     .or_default()
                     .push(Folder { installed, payload }),
-                Some(Err(err)) => {
-                    let why = crate::hint::one_line(&err);
-                    unreadable.push((name.clone(), shown(&installed.real, scope), why));
-                }
+                Some(Err(err)) => unreadable.push(Unreadable {
+                    name: name.clone(),
+                    path: shown(&installed.real, scope),
+                    error: Rc::new(err),
+                }),
                 None => {}
             }
         }
@@ -57,7 +103,7 @@ pub fn drifts(
     scope: &Scope,
     lock: &Lock,
     copies: &BTreeMap<String, Vec<Folder>>,
-    unreadable: &[(String, String, String)],
+    unreadable: &[Unreadable],
 ) -> Vec<Drift> {
     let mut drifts: Vec<Drift> = Vec::new();
     let drift = |name: &str, status, path: Option<String>, files, detail| Drift {
@@ -74,7 +120,7 @@ pub fn drifts(
                 "missing",
                 None,
                 FileDiff::default(),
-                Some("not installed".into()),
+                Some(DriftDetail::NotInstalled),
             ));
             continue;
         };
@@ -92,16 +138,15 @@ pub fn drifts(
                         "missing",
                         path,
                         FileDiff::default(),
-                        Some("not installed here".into()),
+                        Some(DriftDetail::NotInstalledHere),
                     )),
                     (Ok(_), Some(target)) if link.as_ref() != Some(target) => {
-                        let detail = format!("should link to `{}`", target.display());
                         drifts.push(drift(
                             name,
                             "modified",
                             path,
                             FileDiff::default(),
-                            Some(detail),
+                            Some(DriftDetail::ShouldLinkTo(target.clone())),
                         ));
                     }
                     _ => {}
@@ -112,13 +157,12 @@ pub fn drifts(
             let path = Some(shown(&copy.installed.real, scope));
             if entry.files.is_empty() {
                 if copy.payload.computed_hash != entry.computed_hash {
-                    let detail = "its hash differs from the lock's `computedHash` (no `files` recorded: `skills manifest` records them)";
                     drifts.push(drift(
                         name,
                         "modified",
                         path,
                         FileDiff::default(),
-                        Some(detail.into()),
+                        Some(DriftDetail::HashDiffers),
                     ));
                 }
                 continue;
@@ -140,19 +184,46 @@ pub fn drifts(
                 "untracked",
                 path,
                 FileDiff::default(),
-                Some("not in the lockfile".into()),
+                Some(DriftDetail::NotInTheLockfile),
             ));
         }
     }
-    for (name, path, why) in unreadable {
+    for folder in unreadable {
         drifts.push(drift(
-            name,
+            &folder.name,
             "unreadable",
-            Some(path.clone()),
+            Some(folder.path.clone()),
             FileDiff::default(),
-            Some(why.clone()),
+            Some(DriftDetail::Unreadable(Rc::clone(&folder.error))),
         ));
     }
     drifts.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
     drifts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DriftDetail;
+
+    #[test]
+    fn details_read_as_they_always_did() {
+        let shown = [
+            DriftDetail::NotInstalled,
+            DriftDetail::NotInstalledHere,
+            DriftDetail::ShouldLinkTo("../../.agents/skills/pdf".into()),
+            DriftDetail::HashDiffers,
+            DriftDetail::NotInTheLockfile,
+        ]
+        .map(|detail| detail.to_string());
+        assert_eq!(
+            shown,
+            [
+                "not installed",
+                "not installed here",
+                "should link to `../../.agents/skills/pdf`",
+                "its hash differs from the lock's `computedHash` (no `files` recorded: `skills manifest` records them)",
+                "not in the lockfile",
+            ]
+        );
+    }
 }

@@ -250,10 +250,13 @@ fn drift(scope: &Scope, lock: &Lock, problems: &mut Vec<Problem>) -> Result<(), 
                 "`skills install` restores it".to_owned(),
             ),
             "modified" => {
-                let detail = drift.detail.clone().unwrap_or_else(|| {
-                    let summary = drift.files.summary();
-                    format!("its files differ from the lockfile ({summary})")
-                });
+                let detail = drift.detail.as_ref().map_or_else(
+                    || {
+                        let summary = drift.files.summary();
+                        format!("its files differ from the lockfile ({summary})")
+                    },
+                    ToString::to_string,
+                );
                 (
                     format!("`{}`: {detail}", drift.name),
                     "`skills install` restores the locked files; `skills manifest` records the edits instead".to_owned(),
@@ -270,7 +273,11 @@ fn drift(scope: &Scope, lock: &Lock, problems: &mut Vec<Problem>) -> Result<(), 
                 format!(
                     "`{}` cannot be read: {}",
                     drift.name,
-                    drift.detail.clone().unwrap_or_default()
+                    drift
+                        .detail
+                        .as_ref()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
                 ),
                 "check its permissions".to_owned(),
             ),

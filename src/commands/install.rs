@@ -50,7 +50,9 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         return Err(Error::msg(format!(
             "`{flag}` needs a source: `skills install` without one restores the lock"
         ))
-        .with_hint("`skills install SOURCE {flag} …` (the same as `skills add`)"));
+        .with_hint(format!(
+            "`skills install SOURCE {flag} …` (the same as `skills add`)"
+        )));
     }
     let scope = Scope::new(args.options.global)?;
     let mut locked = Locked::new(&scope, &args.options.limits, printer.progress());

@@ -19,7 +19,7 @@ use comfy_table::Table;
 use serde_json::json;
 
 use crate::cli::ManifestArgs;
-use crate::drift::{Drift, Folder, drifts, read_copies};
+use crate::drift::{Drift, Folder, Unreadable, drifts, read_copies};
 use crate::error::{Error, ExitStatus};
 use crate::install::FileDiff;
 use crate::lock::{InstallMode, Lock, LockEntry, SourceType};
@@ -40,10 +40,15 @@ pub fn run(args: &ManifestArgs, printer: &Printer) -> Result<ExitStatus, Error> 
     if args.check {
         return check(&scope, &lock, &copies, &unreadable, args.json, printer);
     }
-    for (name, path, why) in &unreadable {
-        printer.warn(format_args!("`{name}` at `{path}` cannot be read: {why}"));
+    for folder in &unreadable {
+        printer.warn(format_args!(
+            "`{}` at `{}` cannot be read: {}",
+            folder.name,
+            folder.path,
+            crate::hint::one_line(&*folder.error)
+        ));
     }
-    let unreadable = unreadable.into_iter().map(|(name, _, _)| name).collect();
+    let unreadable = unreadable.into_iter().map(|folder| folder.name).collect();
     record(&scope, lock, &copies, &unreadable, args.json, printer)
 }
 
@@ -207,7 +212,7 @@ fn check(
     scope: &Scope,
     lock: &Lock,
     copies: &BTreeMap<String, Vec<Folder>>,
-    unreadable: &[(String, String, String)],
+    unreadable: &[Unreadable],
     as_json: bool,
     printer: &Printer,
 ) -> Result<ExitStatus, Error> {
@@ -224,7 +229,7 @@ fn check(
                     "modified": d.files.modified,
                     "missing": d.files.removed,
                     "untracked": d.files.added,
-                    "detail": d.detail,
+                    "detail": d.detail.as_ref().map(ToString::to_string),
                 })
             })
             .collect();
@@ -268,7 +273,7 @@ fn table(drifts: &[Drift]) -> Table {
         ] {
             lines.extend(list.iter().map(|path| format!("{what}: {path}")));
         }
-        lines.extend(drift.detail.clone());
+        lines.extend(drift.detail.as_ref().map(ToString::to_string));
         table.add_row([
             drift.name.clone(),
             drift.status.to_owned(),

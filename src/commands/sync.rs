@@ -142,7 +142,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
                     placements,
                 });
             }
-            Err(err) => skipped.push((skill, err.skip_reason())),
+            Err(err) => skipped.push((skill, SkipReason::Install(err))),
         }
     }
     for (skill, reason) in &skipped {
@@ -214,7 +214,52 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
 }
 
 /// Skills left out, with why.
-type LeftOut = Vec<(Shipped, String)>;
+type LeftOut = Vec<(Shipped, SkipReason)>;
+
+/// Why sync leaves a shipped skill out (the warning's words and `sync --json`'s `reason`).
+enum SkipReason {
+    /// Its name cannot be a folder name.
+    FolderName,
+    /// Another package ships the same folder closer to the project.
+    Closer { package: String },
+    /// Several packages ship it at the same depth: no winner.
+    Tie {
+        packages: Vec<String>,
+        folder: String,
+    },
+    /// The lock gives the folder to `skills add`.
+    Added { source: String },
+    /// A destination is a link sync did not make.
+    Symlink { shown: String, target: PathBuf },
+    /// A destination exists and the lock does not give it to sync.
+    NotOurs { shown: String },
+    /// It cannot be read or is over a limit.
+    Install(install::InstallError),
+}
+
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SkipReason::FolderName => f.write_str("its name cannot be a folder name"),
+            SkipReason::Closer { package } => write!(f, "`{package}` is closer to the project"),
+            SkipReason::Tie { packages, folder } => write!(
+                f,
+                "shipped by {}; leave one out with `--exclude <package>#{folder}`",
+                packages.join(", ")
+            ),
+            SkipReason::Added { source } => {
+                write!(f, "installed with `skills add` from `{source}`")
+            }
+            SkipReason::Symlink { shown, target } => {
+                write!(f, "`{shown}` is a symlink to `{}`", target.display())
+            }
+            SkipReason::NotOurs { shown } => {
+                write!(f, "`{shown}` exists and was not installed by sync")
+            }
+            SkipReason::Install(err) => f.write_str(&err.skip_reason()),
+        }
+    }
+}
 
 /// Agent ids of `targets`, each once.
 fn agent_ids(targets: &[Target]) -> Vec<String> {
@@ -252,7 +297,7 @@ fn choose(
     let mut groups: Vec<(String, Vec<Shipped>)> = Vec::new();
     for skill in offered {
         let Some(folder) = crate::skill::name::folder_name(&skill.name) else {
-            skipped.push((skill, "its name cannot be a folder name".to_owned()));
+            skipped.push((skill, SkipReason::FolderName));
             continue;
         };
         match groups.iter_mut().find(|(f, _)| *f == folder) {
@@ -265,16 +310,18 @@ fn choose(
         let (closest, farther): (Vec<Shipped>, Vec<Shipped>) =
             group.into_iter().partition(|s| s.depth == depth);
         for skill in farther {
-            let reason = format!("`{}` is closer to the project", closest[0].package);
-            skipped.push((skill, reason));
+            let package = closest[0].package.clone();
+            skipped.push((skill, SkipReason::Closer { package }));
         }
         if closest.len() > 1 {
-            let packages: Vec<&str> = closest.iter().map(|s| s.package.as_str()).collect();
-            let reason = format!(
-                "shipped by {}; leave one out with `--exclude <package>#{folder}`",
-                packages.join(", ")
-            );
-            skipped.extend(closest.into_iter().map(|s| (s, reason.clone())));
+            let packages: Vec<String> = closest.iter().map(|s| s.package.clone()).collect();
+            skipped.extend(closest.into_iter().map(|s| {
+                let reason = SkipReason::Tie {
+                    packages: packages.clone(),
+                    folder: folder.clone(),
+                };
+                (s, reason)
+            }));
             continue;
         }
         let Some(skill) = closest.into_iter().next() else {
@@ -289,15 +336,14 @@ fn choose(
 }
 
 /// Why `folder` may not be written by sync, if it may not.
-fn blocked(folder: &str, lock: &Lock, targets: &[Target], scope: &Scope) -> Option<String> {
+fn blocked(folder: &str, lock: &Lock, targets: &[Target], scope: &Scope) -> Option<SkipReason> {
     let entry = locked(lock, folder).map(|(_, e)| e);
     if let Some(entry) = entry
         && !by_sync(entry)
     {
-        return Some(format!(
-            "installed with `skills add` from `{}`",
-            entry.source
-        ));
+        return Some(SkipReason::Added {
+            source: entry.source.clone(),
+        });
     }
     let ours = entry.is_some();
     let canonical = scope.canonical.join(folder);
@@ -313,7 +359,7 @@ fn blocked(folder: &str, lock: &Lock, targets: &[Target], scope: &Scope) -> Opti
 
 /// Whether `path` holds something sync did not put there: a link elsewhere than into
 /// `node_modules` or to the canonical folder, or a folder the lock does not give to sync.
-fn foreign(path: &Path, canonical: &Path, ours: bool, scope: &Scope) -> Option<String> {
+fn foreign(path: &Path, canonical: &Path, ours: bool, scope: &Scope) -> Option<SkipReason> {
     let meta = std::fs::symlink_metadata(path).ok()?;
     let shown = shown(path, scope);
     if meta.file_type().is_symlink() {
@@ -323,9 +369,9 @@ fn foreign(path: &Path, canonical: &Path, ours: bool, scope: &Scope) -> Option<S
         if into_node_modules(&resolved) || resolved == canonical {
             return None;
         }
-        return Some(format!("`{shown}` is a symlink to `{}`", target.display()));
+        return Some(SkipReason::Symlink { shown, target });
     }
-    (!ours).then(|| format!("`{shown}` exists and was not installed by sync"))
+    (!ours).then_some(SkipReason::NotOurs { shown })
 }
 
 fn into_node_modules(path: &Path) -> bool {
@@ -476,7 +522,7 @@ struct JsonSynced<'a> {
 struct JsonLeftOut<'a> {
     name: &'a str,
     package: &'a str,
-    reason: &'a str,
+    reason: String,
 }
 
 fn report(
@@ -509,7 +555,7 @@ fn report(
                 .map(|(s, why)| JsonLeftOut {
                     name: &s.name,
                     package: &s.package,
-                    reason: why,
+                    reason: why.to_string(),
                 })
                 .collect(),
         };
@@ -534,4 +580,45 @@ fn report(
         stale.len()
     ));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SkipReason;
+
+    #[test]
+    fn skip_reasons_read_as_they_always_did() {
+        let shown = [
+            SkipReason::FolderName,
+            SkipReason::Closer {
+                package: "pdf-kit".into(),
+            },
+            SkipReason::Tie {
+                packages: vec!["a".into(), "b".into()],
+                folder: "pdf".into(),
+            },
+            SkipReason::Added {
+                source: "./src/pdf".into(),
+            },
+            SkipReason::Symlink {
+                shown: ".claude/skills/pdf".into(),
+                target: "/elsewhere".into(),
+            },
+            SkipReason::NotOurs {
+                shown: ".claude/skills/pdf".into(),
+            },
+        ]
+        .map(|reason| reason.to_string());
+        assert_eq!(
+            shown,
+            [
+                "its name cannot be a folder name",
+                "`pdf-kit` is closer to the project",
+                "shipped by a, b; leave one out with `--exclude <package>#pdf`",
+                "installed with `skills add` from `./src/pdf`",
+                "`.claude/skills/pdf` is a symlink to `/elsewhere`",
+                "`.claude/skills/pdf` exists and was not installed by sync",
+            ]
+        );
+    }
 }

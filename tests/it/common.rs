@@ -140,6 +140,12 @@ impl TestContext {
                 regex_escape(&repo().join("tests/fixtures").to_string_lossy()),
                 "[FIXTURES]".to_owned(),
             ),
+            // libgit2's own words (and the git daemon's) after the last quoted name: they vary
+            // with the versions installed, and are not `skills`'s message.
+            (
+                r": [^`\n]*; class=\w+ \(-?\d+\)".to_owned(),
+                ": [LIBGIT2 ERROR]".to_owned(),
+            ),
         ];
         if let Ok(canonical) = canonical
             && canonical != root
@@ -250,5 +256,19 @@ macro_rules! snapshot {
             );
         });
         output
+    }};
+}
+
+/// Snapshots a text put together by the test (several runs' outputs, say), with the context's
+/// filters, in a snapshot file.
+#[macro_export]
+macro_rules! snapshot_text {
+    ($context:expr, $text:expr) => {{
+        let text: &str = &$text;
+        let mut settings = insta::Settings::clone_current();
+        for (from, to) in $context.filters() {
+            settings.add_filter(&from, to);
+        }
+        settings.bind(|| insta::assert_snapshot!(text));
     }};
 }

@@ -241,6 +241,7 @@ fn skills_ref_cases() {
             (_, Some((_, rule))) => {
                 assert!(our_errors.is_empty(), "{name}: a documented difference");
                 let explain = run(context.command().args(["lint", "--explain", rule]));
+                // The rule's whole page is its doc's business; that it names the difference is ours.
                 assert!(
                     explain.stdout.contains("Difference from `skills-ref`"),
                     "{rule} documents the difference"

@@ -3,7 +3,7 @@
 //! for byte), `--allow` is recorded in the lock and honoured by `install --frozen` on another
 //! machine, and clean skills install as before.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
@@ -141,20 +141,14 @@ fn allow_codes_are_checked() {
     let context = TestContext::new();
     let remote = Remote::new(&context);
     remote.upstream("acme/tools", &tools_repo(&context));
-    for (code, expected) in [
-        ("remote-exex", "unknown lint rule `remote-exex`"),
-        (
-            "quality/body-too-long",
-            "`quality/body-too-long` is not checked by the install gate",
-        ),
-    ] {
+    for code in ["remote-exex", "quality/body-too-long"] {
         let output = add(
             &context,
             Some(&remote),
             &["acme/tools", "--skill", "pdf", "-y", "--allow", code],
         );
         assert_eq!(output.code, 2, "{}", output.stderr);
-        assert!(output.stderr.contains(expected), "{}", output.stderr);
+        snapshot_output!(context, output);
     }
     assert_eq!(state(&context), Vec::<String>::new());
 }
@@ -314,11 +308,6 @@ fn local_sources_name_the_file_on_disk() {
             .command()
             .args(["add", "./vendor/speed-optimizer", "-a", "claude-code", "-y"]));
     assert_eq!(output.code, 1, "{}", output.stderr);
-    let shown = Path::new("./vendor/speed-optimizer/scripts/optimize.sh:3: security/encoded-exec");
-    assert!(
-        output.stderr.contains(&*shown.to_string_lossy()),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     assert_eq!(state(&context), before);
 }

@@ -3,6 +3,7 @@
 use clap::CommandFactory;
 
 use crate::common::{TestContext, run};
+use crate::snapshot_output;
 
 #[test]
 fn help_pages() {
@@ -36,11 +37,8 @@ fn usage_errors_exit_2() {
     let context = TestContext::new();
     let output = run(context.command().arg("no-such-command"));
     assert_eq!(output.code, 2);
-    assert!(
-        output.stderr.contains("unrecognized subcommand"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     let output = run(context.command().args(["lint", "--format", "xml"]));
     assert_eq!(output.code, 2);
+    snapshot_output!(context, output);
 }

@@ -1,7 +1,7 @@
 //! `skills init`: a new skill that passes `skills lint --strict`.
 
 use crate::common::{TestContext, run};
-use crate::snapshot;
+use crate::{snapshot, snapshot_output};
 
 #[test]
 fn named_skill_passes_strict_lint() {
@@ -18,11 +18,7 @@ fn named_skill_passes_strict_lint() {
     let output = run(context
         .command()
         .args(["lint", "--strict", "-v", "pdf-tools"]));
-    assert!(
-        output.stdout.contains("no problems"),
-        "not even a note: {}",
-        output.stdout
-    );
+    snapshot_output!(context, output);
 }
 
 #[test]

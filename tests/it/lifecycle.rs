@@ -9,7 +9,7 @@ use sha2::Digest as _;
 
 use crate::add::{Remote, add, fixture, lock, tree};
 use crate::common::{Output, TestContext, run, write};
-use crate::snapshot_output;
+use crate::{snapshot_output, snapshot_text};
 
 /// `skills ARGS` in `context`, with `owner/repo` served by `remote`.
 pub fn skills(context: &TestContext, remote: &Remote, args: &[&str]) -> Output {
@@ -232,11 +232,7 @@ fn force_push_fails_frozen_and_keeps_the_installed_copy() {
     let lock_before = std::fs::read(fresh.project.join("skills-lock.json")).unwrap();
     let output = skills(&fresh, &remote, &["install", "--frozen"]);
     assert_eq!(output.code, 1, "{}", output.stderr);
-    assert!(
-        output.stderr.contains("`csv-tools`") && output.stderr.contains("no longer has commit"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(fresh, output);
     assert_eq!(
         fingerprint(&fresh.project),
         ["skills-lock.json ".to_owned()
@@ -254,11 +250,7 @@ fn force_push_fails_frozen_and_keeps_the_installed_copy() {
         .env("SKILLS_CACHE_DIR", context.temp.path().join("other-cache"));
     let output = run(&mut command);
     assert_eq!(output.code, 1, "{}", output.stderr);
-    assert!(
-        output.stderr.contains("their installed copies were kept"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     assert_eq!(fingerprint(&context.project), tree_before);
 
     // `check` sees the new history as an update; `update` moves to it.
@@ -286,19 +278,7 @@ fn manifest_check_names_tampered_missing_and_untracked_files() {
 
     let output = skills(&context, &remote, &["manifest", "--check"]);
     assert_eq!(output.code, 1, "{}", output.stderr);
-    for expected in [
-        "modified: references/formats.md",
-        "missing: scripts/convert.py",
-        "untracked: extra.txt",
-        "hand-made",
-        "untracked",
-    ] {
-        assert!(
-            output.stdout.contains(expected),
-            "{expected}: {}",
-            output.stdout
-        );
-    }
+    snapshot_output!(context, output);
     let output = skills(&context, &remote, &["manifest", "--check", "--json"]);
     let report: Value = serde_json::from_str(&output.stdout).unwrap();
     assert_eq!(report["ok"], false);
@@ -338,12 +318,7 @@ fn manifest_check_names_tampered_missing_and_untracked_files() {
     let output = skills(&context, &remote, &["check", "--exit-code", "hand-made"]);
     assert_eq!(output.code, 0, "{}{}", output.stdout, output.stderr);
     let output = skills(&context, &remote, &["manifest", "--check"]);
-    assert_eq!(output.code, 1);
-    assert!(
-        output.stdout.contains("modified: SKILL.md"),
-        "{}",
-        output.stdout
-    );
+    snapshot_output!(context, output);
     assert_eq!(skills(&context, &remote, &["manifest"]).code, 0);
     let output = skills(&context, &remote, &["manifest", "--json"]);
     let inventories: Value = serde_json::from_str(&output.stdout).unwrap();
@@ -374,24 +349,13 @@ fn update_keeps_edits_unless_forced() {
     std::fs::write(&edited, "my edits\n").unwrap();
     let output = skills(&context, &remote, &["update"]);
     assert_eq!(output.code, 2, "{}", output.stderr);
-    assert!(
-        output.stderr.contains("not replacing edited skills")
-            && output.stderr.contains("1 modified"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     assert_eq!(std::fs::read_to_string(&edited).unwrap(), "my edits\n");
     let output = skills(&context, &remote, &["update", "csv-tools", "--force"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert_ne!(std::fs::read_to_string(&edited).unwrap(), "my edits\n");
     let output = skills(&context, &remote, &["update", "nope"]);
-    assert_eq!(output.code, 2);
-    assert!(
-        output.stderr.contains("`nope` is not in the lockfile")
-            && output.stderr.contains("locked: csv-tools"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
 }
 
 #[test]
@@ -445,35 +409,29 @@ fn reference_written_locks_are_restored_by_ref_and_hash() {
     write(&other.project.join("skills-lock.json"), &text);
     let output = skills(&other, &remote, &["install", "--frozen"]);
     assert_eq!(output.code, 1, "{}", output.stderr);
-    assert!(
-        output.stderr.contains("`pdf-forms`: its source at")
-            && output.stderr.contains("the lock says"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(other, output);
 }
 
 #[test]
 fn broken_locks_and_vanished_sources_are_named() {
     let context = TestContext::new();
     let remote = Remote::new(&context);
-    for (text, expected) in [
-        ("{\"version\": 9, \"skills\": {}}", "version 9"),
-        ("{not json", "is not valid JSON"),
-        (
-            "{\"version\": 1, \"skills\": {\"pdf\": {\"source\": \"a/b\", \"sourceType\": \"github\", \"computedHash\": \"xyz\"}}}",
-            "entry `pdf`",
-        ),
+    // Every command's whole message for every broken lock, in one snapshot.
+    let mut said = String::new();
+    for text in [
+        "{\"version\": 9, \"skills\": {}}",
+        "{not json",
+        "{\"version\": 1, \"skills\": {\"pdf\": {\"source\": \"a/b\", \"sourceType\": \"github\", \"computedHash\": \"xyz\"}}}",
     ] {
         write(&context.project.join("skills-lock.json"), text);
+        said.push_str("===== skills-lock.json: ");
+        said.push_str(text);
+        said.push('\n');
         for command in [&["install"][..], &["check"], &["update"], &["manifest"]] {
             let output = skills(&context, &remote, command);
             assert_eq!(output.code, 2, "{command:?} {text}: {}", output.stderr);
-            assert!(
-                output.stderr.contains(expected),
-                "{command:?}: {}",
-                output.stderr
-            );
+            assert_eq!(output.stdout, "", "{command:?}");
+            said.push_str(&["$ skills ", &command.join(" "), "\n", &output.stderr].concat());
             assert_eq!(
                 std::fs::read_to_string(context.project.join("skills-lock.json")).unwrap(),
                 text,
@@ -481,26 +439,15 @@ fn broken_locks_and_vanished_sources_are_named() {
             );
         }
     }
+    snapshot_text!(context, said);
     // Sources that are gone: a local folder, a repository nobody serves.
     lock_vanished_sources(&context);
     let output = skills(&context, &remote, &["install", "--frozen"]);
     assert_eq!(output.code, 1, "{}", output.stderr);
-    assert!(
-        output.stderr.contains("`gone-local`: the source folder")
-            && output.stderr.contains("`gone-remote`: no repository"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     // The fetch error's own hint reaches `install`, `check` and `update` (typed, not a string).
-    let hint = "check `owner/repo` (a private repository also needs GITHUB_TOKEN)";
-    assert!(output.stderr.contains(hint), "{}", output.stderr);
     for command in [&["check"][..], &["update"]] {
-        let output = skills(&context, &remote, command);
-        assert!(
-            output.stderr.contains(&format!("hint: {hint}")),
-            "{command:?}: {}",
-            output.stderr
-        );
+        snapshot_output!(context, skills(&context, &remote, command));
     }
     let output = skills(&context, &remote, &["check", "--json"]);
     assert_eq!(

@@ -343,11 +343,7 @@ fn missing_path_is_a_usage_error() {
     context.write("README.md", "# x\n");
     let output = run(context.command().args(["lint", "README.md"]));
     assert_eq!(output.code, 2);
-    assert!(
-        output.stderr.contains("is not a skill folder"),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
 }
 
 #[test]
@@ -476,6 +472,7 @@ fn security() {
         "s/sec/notes.md:1:7: warning[security/hidden-unicode]: invisible bidirectional control U+202E, tag character U+E0041",
         "s/sec/scripts/install.sh:2:1: error[security/remote-exec]: `curl -fsSL https://get.example.com | sh` runs whatever the server sends",
     ];
+    // Line by line, not a snapshot: the symlink and executable cases exist only on Unix.
     for line in expected {
         assert!(
             lines.contains(&line),
@@ -616,18 +613,7 @@ fn triggers_in_other_languages_and_links_with_anchors() {
         "---\nname: slides\ndescription: 创建演示文稿。当用户需要制作幻灯片时使用。\n---\nSee [setup](references/setup.md#install) and [usage](#usage).\n\n## Usage\n\nSteps.\n",
     );
     let output = run(context.command().args(["lint", "s"]));
-    assert!(
-        !output.stdout.contains("description-no-trigger"),
-        "{}",
-        output.stdout
-    );
-    assert!(
-        output
-            .stdout
-            .contains("`references/setup.md` does not exist in the skill"),
-        "the message names the file, not the anchor:\n{}",
-        output.stdout
-    );
+    snapshot_output!(context, output);
     assert_eq!(
         output
             .stdout

@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::common::{TestContext, run, write};
+use crate::snapshot_output;
 
 fn skill_md(name: &str) -> String {
     format!("---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n# {name}\n")
@@ -59,13 +60,7 @@ fn names_differing_in_case_clash_up_front() {
         .args(["add", "--skill", "*", "-a", "claude-code", "-y"])
         .arg(&source));
     assert_eq!(output.code, 0, "{}", output.stderr);
-    assert!(
-        output.stderr.contains(
-            "skipped `skills/b-lower/SKILL.md`: the name `pdf` is installed in the folder `pdf`, as `PDF` of `skills/a-upper`"
-        ),
-        "{}",
-        output.stderr
-    );
+    snapshot_output!(context, output);
     let installed: Vec<String> = std::fs::read_dir(context.project.join(".claude/skills"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
