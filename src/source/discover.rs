@@ -105,6 +105,9 @@ pub fn discover(tree: &dyn SourceTree, subpath: &str, options: Options) -> Disco
         }
     }
     if search.found.skills.is_empty() || options.full_depth {
+        // The recursive search covers the root's own level: say it once.
+        let root = shown(&base);
+        search.found.searched.retain(|searched| *searched != root);
         search.found.searched.push(format!(
             "{} (recursively, {MAX_DEPTH} levels)",
             shown(&base)
