@@ -301,7 +301,11 @@ fn report(
         return Ok(crate::json::print(&document, printer)?);
     }
     if updated.is_empty() {
-        printer.status("nothing to update");
+        // With failures, the warnings that follow say what happened; "nothing to update" would
+        // read as "all up to date".
+        if failures.is_empty() {
+            printer.status("nothing to update");
+        }
         return Ok(());
     }
     for skill in updated {
