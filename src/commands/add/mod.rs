@@ -285,17 +285,24 @@ pub fn stage_all(
     drop(checked);
     skipped.extend(gate.refusals());
     if staged.is_empty() && !gate.refused_any() {
-        // Why each was skipped, then the distinct hints of those reasons (a limit to raise).
-        let mut hint: Vec<String> = skipped.iter().map(|(n, r)| format!("`{n}`: {r}")).collect();
+        // Why each was skipped is in its warning above; the error names them, and the hint
+        // gives the distinct hints of those reasons (a limit to raise), if any.
+        let names: Vec<String> = skipped.iter().map(|(n, _)| format!("`{n}`")).collect();
+        let mut hints: Vec<String> = Vec::new();
         for more in skipped.iter().filter_map(|(_, r)| r.hint()) {
-            if !hint.contains(&more) {
-                hint.push(more);
+            if !hints.contains(&more) {
+                hints.push(more);
             }
         }
-        return Err(
-            Error::msg("nothing to install: every chosen skill was skipped")
-                .with_hint(hint.join("; ")),
-        );
+        let error = Error::msg(format!(
+            "nothing to install: every chosen skill was skipped ({})",
+            names.join(", ")
+        ));
+        return Err(if hints.is_empty() {
+            error
+        } else {
+            error.with_hint(hints.join("; "))
+        });
     }
     Ok((transaction, staged, skipped))
 }

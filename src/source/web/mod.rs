@@ -97,6 +97,9 @@ impl Hint for WebError {
             WebError::Unknown { .. } => Some(
                 "a web source is a site with `/.well-known/agent-skills/index.json`, a raw SKILL.md, or an archive link".into(),
             ),
+            WebError::Digest { .. } => Some(
+                "the download is not what the index promised: nothing of it was used; if the site updated one without the other, try again later, else tell its owner".into(),
+            ),
             WebError::Archive { problem, .. } if problem.is_limit() => {
                 Some("raise --max-download-size, --max-skill-size or --max-files if you trust it".into())
             }
