@@ -64,15 +64,32 @@ pub enum HttpError {
     Setup(#[source] reqwest::Error),
 }
 
+/// What a failed TLS handshake most likely means, read from rustls's words in the chain.
+fn tls_hint(err: &reqwest::Error) -> &'static str {
+    let chain = crate::hint::one_line(err).to_ascii_lowercase();
+    if chain.contains("certificate") || chain.contains("issuer") {
+        "a certificate the system does not trust? point SSL_CERT_FILE at a PEM bundle that has it"
+    } else if chain.contains("corrupt message") || chain.contains("invalidcontenttype") {
+        "the server did not answer in TLS: is it plain HTTP (`http://`), or the wrong port?"
+    } else {
+        "the server and `skills` agreed on no TLS version or cipher, or the connection broke during the handshake"
+    }
+}
+
 impl Hint for HttpError {
     fn hint(&self) -> Option<String> {
         match self {
-            HttpError::Connect { .. } => Some("check the network (and HTTPS_PROXY / NO_PROXY)".into()),
-            HttpError::Timeout { .. } => Some("set SKILLS_HTTP_TIMEOUT (seconds) to wait longer".into()),
-            HttpError::Tls { .. } => Some(
-                "a certificate the system does not trust? point SSL_CERT_FILE at a PEM bundle that has it".into(),
-            ),
-            HttpError::Status { status: 401 | 403, url } if is_github_url(url) => {
+            HttpError::Connect { .. } => {
+                Some("check the network (and HTTPS_PROXY / NO_PROXY)".into())
+            }
+            HttpError::Timeout { .. } => {
+                Some("set SKILLS_HTTP_TIMEOUT (seconds) to wait longer".into())
+            }
+            HttpError::Tls { source, .. } => Some(tls_hint(source).into()),
+            HttpError::Status {
+                status: 401 | 403,
+                url,
+            } if is_github_url(url) => {
                 Some("for private GitHub content set GITHUB_TOKEN (or GH_TOKEN)".into())
             }
             HttpError::TooLarge { .. } => Some("raise it with --max-download-size".into()),
