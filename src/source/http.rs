@@ -64,15 +64,18 @@ pub enum HttpError {
     Setup(#[source] reqwest::Error),
 }
 
-/// What a failed TLS handshake most likely means, read from rustls's words in the chain.
+/// What a failed TLS handshake most likely means, from the rustls error behind it.
 fn tls_hint(err: &reqwest::Error) -> &'static str {
-    let chain = crate::hint::one_line(err).to_ascii_lowercase();
-    if chain.contains("certificate") || chain.contains("issuer") {
-        "a certificate the system does not trust? point SSL_CERT_FILE at a PEM bundle that has it"
-    } else if chain.contains("corrupt message") || chain.contains("invalidcontenttype") {
-        "the server did not answer in TLS: is it plain HTTP (`http://`), or the wrong port?"
-    } else {
-        "the server and `skills` agreed on no TLS version or cipher, or the connection broke during the handshake"
+    match rustls_error(err) {
+        Some(rustls::Error::InvalidCertificate(_) | rustls::Error::NoCertificatesPresented) => {
+            "a certificate the system does not trust? point SSL_CERT_FILE at a PEM bundle that has it"
+        }
+        Some(rustls::Error::InvalidMessage(_) | rustls::Error::InappropriateMessage { .. }) => {
+            "the server did not answer in TLS: is it plain HTTP (`http://`), or the wrong port?"
+        }
+        _ => {
+            "the server and `skills` agreed on no TLS version or cipher, or the connection broke during the handshake"
+        }
     }
 }
 
@@ -133,20 +136,20 @@ pub fn github_token() -> Option<String> {
         .find_map(|var| std::env::var(var).ok().filter(|t| !t.is_empty()))
 }
 
-/// Whether rustls is somewhere in the causes of `err` (also wrapped in `io::Error`s, which
-/// hide what they wrap from `source()`).
-fn is_tls(err: &(dyn std::error::Error + 'static)) -> bool {
-    if err.downcast_ref::<rustls::Error>().is_some() {
-        return true;
+/// The rustls error somewhere in the causes of `err`, also inside `io::Error`s (which hide what
+/// they wrap from `source()`).
+fn rustls_error<'a>(err: &'a (dyn std::error::Error + 'static)) -> Option<&'a rustls::Error> {
+    if let Some(tls) = err.downcast_ref::<rustls::Error>() {
+        return Some(tls);
     }
-    if let Some(inner) = err
+    if let Some(tls) = err
         .downcast_ref::<std::io::Error>()
         .and_then(std::io::Error::get_ref)
-        && is_tls(inner)
+        .and_then(|inner| rustls_error(inner))
     {
-        return true;
+        return Some(tls);
     }
-    err.source().is_some_and(is_tls)
+    err.source().and_then(rustls_error)
 }
 
 /// An HTTP client with the settings above.
@@ -275,7 +278,7 @@ impl Http {
         if err.is_redirect() {
             return HttpError::Redirects { url };
         }
-        if is_tls(&err) {
+        if rustls_error(&err).is_some() {
             return HttpError::Tls { url, source: err };
         }
         if err.is_connect() {
