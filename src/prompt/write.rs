@@ -121,7 +121,8 @@ pub fn write(path: &Path, project: &Path, block: &str) -> Result<Outcome, WriteE
         }
         _ => path.to_path_buf(),
     };
-    // A device (`/dev/null`), FIFO or socket: the atomic rename would replace it.
+    // A device (`/dev/null`), FIFO or socket: the atomic rename would replace it (fsutil refuses
+    // that too), and reading a FIFO would block, so it is refused here, before the read.
     if std::fs::metadata(&target).is_ok_and(|meta| !meta.is_file()) {
         return Err(WriteError::NotAFile {
             path: path.to_path_buf(),
