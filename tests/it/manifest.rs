@@ -6,12 +6,11 @@ use std::path::Path;
 
 use rmcp::ServiceExt;
 use rmcp::model::ReadResourceRequestParams;
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::common::{TestContext, run, write};
-use crate::serve::{Recorder, runtime, text};
+use crate::serve::{Recorder, runtime, serve_process, text};
 use crate::snapshot_output;
 
 /// The layout of the audit: every kind of file on which the two used to disagree.
@@ -41,13 +40,10 @@ fn demo(context: &TestContext) -> std::path::PathBuf {
 /// `skill://<name>/_manifest` as `skills serve` serves the project's `.agents/skills`.
 fn served_manifest(context: &TestContext, name: &str) -> Value {
     let root = context.project.join(".agents/skills");
-    let command = tokio::process::Command::from(context.std_command()).configure(|c| {
-        c.args(["serve", "--stdio"]).arg(&root);
-    });
     runtime().block_on(async {
         let (sender, _receiver) = mpsc::unbounded_channel();
         let client = Recorder(sender)
-            .serve(TokioChildProcess::new(command).unwrap())
+            .serve(serve_process(context, &root, &[]))
             .await
             .unwrap();
         let read = client

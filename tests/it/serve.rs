@@ -86,10 +86,13 @@ fn fixture(context: &TestContext) -> PathBuf {
 }
 
 fn spawn(context: &TestContext, root: &Path) -> TokioChildProcess {
-    let std_command = context.std_command();
-    let command = tokio::process::Command::from(std_command).configure(|c| {
-        c.args(["serve", "--stdio", "--max-file-size", "4KB"])
-            .arg(root);
+    serve_process(context, root, &["--max-file-size", "4KB"])
+}
+
+/// `skills serve --stdio ARGS ROOT` as a transport for rmcp's client.
+pub fn serve_process(context: &TestContext, root: &Path, args: &[&str]) -> TokioChildProcess {
+    let command = tokio::process::Command::from(context.std_command()).configure(|c| {
+        c.args(["serve", "--stdio"]).args(args).arg(root);
     });
     TokioChildProcess::new(command).unwrap()
 }
