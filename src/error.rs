@@ -54,6 +54,10 @@ pub enum Error {
     Http(#[from] crate::source::http::HttpError),
     #[error(transparent)]
     Install(#[from] crate::install::SkillError),
+    /// Placing or reading installed folders, not tied to one skill (an agent dir that leads
+    /// out of the project).
+    #[error(transparent)]
+    Placement(#[from] crate::install::InstallError),
     #[error(transparent)]
     Transaction(#[from] crate::install::TransactionError),
     #[error(transparent)]
@@ -75,6 +79,10 @@ pub enum Error {
     UnknownRule(#[from] crate::lint::rules::UnknownRule),
     #[error(transparent)]
     Select(#[from] crate::upstream::SelectError),
+    /// The answer is no, said as an error: printed like one, the exit status is 1 (local edits
+    /// that `--force` would overwrite).
+    #[error(transparent)]
+    No(Box<Error>),
     /// An error of one command, with an optional hint and an optional cause (never a copy of
     /// the cause's message: that one is printed as the cause).
     #[error("{message}")]
@@ -122,12 +130,27 @@ impl Error {
         }
     }
 
+    /// This error as an expected "no": exit status 1 instead of 2.
+    #[must_use]
+    pub fn answer_no(self) -> Self {
+        Error::No(Box::new(self))
+    }
+
+    /// The exit status this error ends a run with.
+    pub fn status(&self) -> ExitStatus {
+        match self {
+            Error::No(_) => ExitStatus::Failure,
+            _ => ExitStatus::Error,
+        }
+    }
+
     /// The concept error inside, to ask for its hint.
     fn concept(&self) -> Option<&dyn Hint> {
         Some(match self {
             Error::Io(_) | Error::Json(_) | Error::Message { .. } => {
                 return None;
             }
+            Error::No(err) => err.as_ref(),
             Error::Index(err) => err,
             Error::Lock(err) => err,
             Error::Project(err) => err,
@@ -137,6 +160,7 @@ impl Error {
             Error::Web(err) => err,
             Error::Http(err) | Error::Search(err) => err,
             Error::Install(err) => err,
+            Error::Placement(err) => err,
             Error::Transaction(err) => err,
             Error::PromptWrite(err) => err,
             Error::Template(err) => err,

@@ -24,6 +24,7 @@ pub mod offered;
 pub mod output;
 pub mod project;
 pub mod prompt;
+pub mod relpath;
 pub mod skill;
 pub mod source;
 pub mod upstream;
@@ -60,7 +61,7 @@ where
         Err(err) if err.is_broken_pipe() => ExitStatus::Success.into(),
         Err(err) => {
             printer.error(&err);
-            ExitStatus::Error.into()
+            err.status().into()
         }
     }
 }

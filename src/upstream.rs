@@ -68,7 +68,7 @@ pub fn read_skill(
     name: &str,
     opened: &Opened,
     limits: Limits,
-) -> Result<Option<(String, Payload)>, RestoreError> {
+) -> Result<Option<(crate::relpath::RelPath, Payload)>, RestoreError> {
     let Some(dir) = opened.skill_dir(entry.skill_path.as_deref(), name)? else {
         return Ok(None);
     };
@@ -114,7 +114,7 @@ pub struct Status {
     /// Why, for the states that need one.
     pub reason: Option<RestoreError>,
     /// The upstream version, when it is an update: its folder in the source and its files.
-    pub update: Option<(String, Payload)>,
+    pub update: Option<(crate::relpath::RelPath, Payload)>,
     /// What a web source says the update's bytes hash to.
     pub digest: Option<String>,
 }

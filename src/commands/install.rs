@@ -56,31 +56,46 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     let scope = Scope::new(args.options.global)?;
     let mut locked = Locked::new(&scope, &args.options.limits, printer.progress());
-    let _guard = scope.guard(printer)?;
+    let _guard = install::take_turn(&scope, printer)?;
     let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())?.ok_or_else(|| {
         Error::msg(format!("there is no `{}`", scope.lock_path.display()))
             .with_hint("`skills add` creates it; run `skills install` in the folder that has it")
     })?;
     let mut gate = crate::gate::Gate::new(&args.options.gate, printer)?;
-    let mut transaction = Transaction::default();
+    let mut transaction = install::transaction(&scope);
     let mut next = lock.clone();
     let mut outcomes: Vec<(String, Outcome)> = Vec::new();
     let mut failures: Vec<(String, RestoreError)> = Vec::new();
+    let mut edited: Vec<String> = Vec::new();
+    let shared = shared_folders(&lock);
     for (name, entry) in &lock.skills {
+        if let Some(other) = shared.get(name.as_str()) {
+            failures.push((name.clone(), RestoreError::SharedFolder(other.clone())));
+            continue;
+        }
         printer.debug(format_args!("restoring `{name}` from `{}`", entry.source));
-        match restore(
-            name,
-            entry,
-            &mut locked,
-            (&mut transaction, &mut gate),
-            printer,
-        ) {
+        let restoring = Restoring {
+            transaction: &mut transaction,
+            gate: &mut gate,
+            edited: &mut edited,
+            force: args.options.force,
+        };
+        match restore(name, entry, &mut locked, restoring, printer) {
             Ok((outcome, restored)) => {
                 next.skills.insert(name.clone(), restored);
                 outcomes.push((name.clone(), outcome));
             }
             Err(why) => failures.push((name.clone(), why)),
         }
+    }
+    if !edited.is_empty() {
+        transaction.abort();
+        return Err(Error::msg(format!(
+            "not replacing skills with local edits; nothing was written:\n  {}",
+            edited.join("\n  ")
+        ))
+        .with_hint("pass `--force` to replace them (the edits are lost); `skills manifest --check` shows every change")
+        .answer_no());
     }
 
     if args.frozen && !failures.is_empty() {
@@ -114,7 +129,6 @@ fn add_only_flag(options: &AddOptions) -> Option<&'static str> {
         (options.all, "--all"),
         (options.list, "--list"),
         (options.dry_run, "--dry-run"),
-        (options.force, "--force"),
         (options.full_depth, "--full-depth"),
         (options.metadata.is_some(), "--metadata"),
     ]
@@ -143,15 +157,51 @@ fn not_reproduced(failures: &[(String, RestoreError)], consequence: &str) -> Err
     .with_hint(hints.join("; "))
 }
 
+/// Entries whose names make one folder (`PDF`, `pdf`): name → the other name. Neither can be
+/// restored: which one the folder should hold, the lock does not say.
+fn shared_folders(lock: &Lock) -> std::collections::HashMap<&str, String> {
+    let mut by_folder: std::collections::HashMap<String, Vec<&str>> =
+        std::collections::HashMap::new();
+    for name in lock.skills.keys() {
+        if let Some(folder) = crate::skill::name::folder_name(name) {
+            by_folder.entry(folder).or_default().push(name);
+        }
+    }
+    let mut shared = std::collections::HashMap::new();
+    for names in by_folder.values().filter(|names| names.len() > 1) {
+        for (i, name) in names.iter().enumerate() {
+            let other = names[(i + 1) % names.len()];
+            shared.insert(*name, other.to_owned());
+        }
+    }
+    shared
+}
+
+/// Where `restore` stages, checks and reports.
+struct Restoring<'a> {
+    transaction: &'a mut Transaction,
+    gate: &'a mut crate::gate::Gate,
+    /// Installed copies with local edits, said as [`install::edits`] says them.
+    edited: &'a mut Vec<String>,
+    force: bool,
+}
+
 /// Reads `entry`'s skill at its locked commit, checks it against the lock, and stages it where it
-/// is not already in place. Returns the entry as the lock should now record it.
+/// is not already in place (a copy with local edits is not replaced without `--force`: it is
+/// added to `edited`). Returns the entry as the lock should now record it.
 fn restore(
     name: &str,
     entry: &LockEntry,
     locked: &mut Locked,
-    (transaction, gate): (&mut Transaction, &mut crate::gate::Gate),
+    restoring: Restoring,
     printer: &Printer,
 ) -> Result<(Outcome, LockEntry), RestoreError> {
+    let Restoring {
+        transaction,
+        gate,
+        edited,
+        force,
+    } = restoring;
     let request = locked.request(entry, Want::locked(entry))?;
     let opened = locked.sources.open(&request)?;
     let at = opened
@@ -182,7 +232,16 @@ fn restore(
         .ok_or(RestoreError::Refused)?;
     let mut outcome = Outcome::InPlace;
     for placement in &layout.placements {
-        if !install::in_place(placement, &payload) {
+        if !transaction.in_place(placement, &payload)? {
+            if !force {
+                edited.extend(install::edits(
+                    name,
+                    entry,
+                    std::slice::from_ref(placement),
+                    Some(&digests),
+                    transaction,
+                )?);
+            }
             transaction.stage(placement, &payload)?;
             outcome = Outcome::Restored;
         }

@@ -33,7 +33,7 @@ pub fn run(args: &ManifestArgs, printer: &Printer) -> Result<ExitStatus, Error> 
     let _guard = if args.check {
         None
     } else {
-        Some(scope.guard(printer)?)
+        Some(crate::install::take_turn(&scope, printer)?)
     };
     let lock = scope.read_lock()?;
     let (copies, unreadable) = read_copies(&scope)?;
@@ -65,7 +65,7 @@ struct SkillManifest {
 }
 
 /// The served view of the installed folder `dir`, with the lock's `recorded` files it leaves out.
-fn inventory(name: &str, dir: &Path, recorded: &BTreeMap<String, String>) -> SkillManifest {
+fn inventory(name: &str, dir: &Path, recorded: &crate::lock::Files) -> SkillManifest {
     let inventory = Inventory::scan(dir);
     let own = files::skill_file(&inventory).unwrap_or(crate::skill::SKILL_MD);
     let mut listed = Vec::new();
@@ -83,11 +83,11 @@ fn inventory(name: &str, dir: &Path, recorded: &BTreeMap<String, String>) -> Ski
     let unserved = recorded
         .keys()
         .filter(|path| {
-            !listed
-                .iter()
-                .any(|f| f.path == **path || (f.path == crate::skill::SKILL_MD && *path == own))
+            !listed.iter().any(|f| {
+                f.path == path.as_str() || (f.path == crate::skill::SKILL_MD && *path == own)
+            })
         })
-        .cloned()
+        .map(ToString::to_string)
         .collect();
     SkillManifest {
         skill: name.to_owned(),
@@ -176,7 +176,7 @@ fn record(
 }
 
 /// The lock entry of a skill the lock did not know: its own folder is its source.
-fn local_entry(scope: &Scope, found: &[Folder], digests: BTreeMap<String, String>) -> LockEntry {
+fn local_entry(scope: &Scope, found: &[Folder], digests: crate::lock::Files) -> LockEntry {
     let first = &found[0];
     let mut agents: BTreeSet<&str> = BTreeSet::new();
     let mut linked = false;

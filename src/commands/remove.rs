@@ -9,7 +9,6 @@ use serde::Serialize;
 
 use crate::cli::RemoveArgs;
 use crate::error::{Error, ExitStatus};
-use crate::install::Removal;
 use crate::output::Printer;
 use crate::project::{Scope, shown};
 
@@ -55,7 +54,7 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         ));
     }
     let scope = Scope::new(args.global)?;
-    let _guard = scope.guard(printer)?;
+    let _guard = crate::install::take_turn(&scope, printer)?;
     let lock_existed = scope.lock_path.exists();
     let mut lock = scope.read_lock()?;
     let installed = installed(&scope)?;
@@ -120,9 +119,11 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     if !(args.yes || all || confirmed(&plans, &scope, printer)?) {
         return Ok(ExitStatus::Failure);
     }
-    let mut removal = Removal::default();
+    let mut transaction = crate::install::transaction(&scope);
     for plan in &plans {
-        crate::install::remove_paths(&mut removal, &plan.paths)?;
+        for path in &plan.paths {
+            transaction.remove(path)?;
+        }
         if plan.keeps_entry {
             if let Some(entry) = lock.skills.get_mut(&plan.name) {
                 entry.agents.clone_from(&plan.remaining_agents);
@@ -132,13 +133,12 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         }
     }
     // A project that had no lockfile does not get an empty one.
-    if (lock_existed || !lock.skills.is_empty())
-        && let Err(err) = lock.write(&scope.lock_path)
-    {
-        removal.rollback();
-        return Err(err.into());
-    }
-    removal.finish();
+    let write_lock = lock_existed || !lock.skills.is_empty();
+    crate::install::commit(
+        transaction,
+        write_lock.then_some((&lock, scope.lock_path.as_path())),
+        "removing",
+    )?;
     if args.json {
         let document = JsonRemove {
             version: crate::json::VERSION,

@@ -16,10 +16,11 @@ use serde_json::json;
 
 use crate::cli::SyncArgs;
 use crate::error::{Error, ExitStatus};
-use crate::install::{self, Limits, Payload, Placement, Removal, Transaction};
+use crate::install::{self, Limits, Payload, Placement};
 use crate::lock::{InstallMode, Lock, LockEntry, SourceType};
 use crate::output::Printer;
 use crate::project::{Scope, Target, shown};
+use crate::relpath::RelPath;
 use crate::source::npm::{self, Shipped};
 use crate::source::tree::LocalTree;
 
@@ -114,7 +115,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     } else {
         InstallMode::Link
     };
-    let _guard = scope.guard(printer)?;
+    let _guard = install::take_turn(&scope, printer)?;
     let mut lock = scope.read_lock()?;
     let keep: Vec<String> = offered
         .iter()
@@ -123,10 +124,16 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let (chosen, mut skipped) = choose(offered, &lock, &targets, &scope);
     let mut planned = Vec::new();
     for (skill, folder) in chosen {
-        let tree = LocalTree {
-            root: skill.package_dir.clone(),
-        };
-        match install::collect(&tree, &skill.dir, Limits::default()) {
+        let collected = LocalTree::open(skill.package_dir.clone())
+            .map_err(|source| install::InstallError::Read {
+                path: skill.package_dir.display().to_string(),
+                source,
+            })
+            .and_then(|tree| {
+                let dir = RelPath::new(&skill.dir)?;
+                install::collect(&tree, &dir, Limits::default())
+            });
+        match collected {
             Ok(payload) => {
                 let dirs: Vec<PathBuf> = targets.iter().map(|t| t.dir.clone()).collect();
                 let placements = match mode {
@@ -182,10 +189,10 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         }
     }
     let agents = agent_ids(&targets);
-    let mut transaction = Transaction::default();
+    let mut transaction = install::transaction(&scope);
     for plan in &planned {
         for placement in &plan.placements {
-            if !install::in_place(placement, &plan.payload) {
+            if !transaction.in_place(placement, &plan.payload)? {
                 transaction
                     .stage(placement, &plan.payload)
                     .map_err(|err| install::SkillError::new(&plan.skill.name, err))?;
@@ -197,18 +204,13 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             lock_entry(plan, &agents, mode, previous),
         );
     }
-    let mut removal = Removal::default();
     for (name, paths) in &stale {
-        crate::install::remove_paths(&mut removal, paths)?;
+        for path in paths {
+            transaction.remove(path)?;
+        }
         lock.skills.remove(name);
     }
-    if let Err(err) =
-        crate::install::commit(transaction, Some((&lock, &scope.lock_path)), "syncing")
-    {
-        removal.rollback();
-        return Err(err.into());
-    }
-    removal.finish();
+    install::commit(transaction, Some((&lock, &scope.lock_path)), "syncing")?;
     report(&planned, &stale, &skipped, mode, &scope, args.json, printer)?;
     Ok(ExitStatus::Success)
 }

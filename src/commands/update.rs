@@ -111,7 +111,7 @@ fn update_scope(
     printer: &Printer,
 ) -> Result<(Vec<Updated>, Failures), Error> {
     let mut locked = Locked::new(scope, &args.limits, printer.progress());
-    let _guard = scope.guard(printer)?;
+    let _guard = install::take_turn(scope, printer)?;
     let mut lock = scope.read_lock()?;
     let statuses: Vec<(Status, LockEntry)> = upstream::select(&lock, names)?
         .into_iter()
@@ -122,7 +122,7 @@ fn update_scope(
         .collect();
 
     let mut gate = crate::gate::Gate::new(&args.gate, printer)?;
-    let mut transaction = Transaction::default();
+    let mut transaction = install::transaction(scope);
     let mut updated: Vec<Updated> = Vec::new();
     let mut edited: Vec<String> = Vec::new();
     let mut failures: Failures = Vec::new();
@@ -153,9 +153,15 @@ fn update_scope(
             failures.push((status.name, RestoreError::Refused));
             continue;
         };
-        let before_files = recorded_files(&entry, &layout.placements);
+        let before_files = recorded_files(&entry, &layout.placements, &mut transaction)?;
         if !args.force {
-            edited.extend(edits(&status.name, &entry, &layout.placements));
+            edited.extend(install::edits(
+                &status.name,
+                &entry,
+                &layout.placements,
+                None,
+                &mut transaction,
+            )?);
         }
         for placement in &layout.placements {
             transaction
@@ -188,10 +194,11 @@ fn update_scope(
     if !edited.is_empty() {
         transaction.abort();
         return Err(Error::msg(format!(
-            "not replacing edited skills; nothing was updated:\n  {}",
+            "not replacing skills with local edits; nothing was updated:\n  {}",
             edited.join("\n  ")
         ))
-        .with_hint("pass `--force` to replace them (the edits are lost), or `skills manifest` to see every change"));
+        .with_hint("pass `--force` to replace them (the edits are lost); `skills manifest --check` shows every change")
+        .answer_no());
     }
     for skill in &updated {
         lock.skills.insert(skill.name.clone(), skill.after.clone());
@@ -206,44 +213,17 @@ fn update_scope(
 fn recorded_files(
     entry: &LockEntry,
     placements: &[crate::install::Placement],
-) -> std::collections::BTreeMap<String, String> {
+    transaction: &mut Transaction,
+) -> Result<crate::lock::Files, install::InstallError> {
     if !entry.files.is_empty() {
-        return entry.files.clone();
+        return Ok(entry.files.clone());
     }
-    placements
-        .iter()
-        .filter(|p| p.link.is_none())
-        .find_map(|p| install::installed(&p.path).and_then(Result::ok))
-        .map(|payload| payload.digests())
-        .unwrap_or_default()
-}
-
-/// Installed copies of `name` that differ from what the lock says was installed.
-fn edits(name: &str, entry: &LockEntry, placements: &[crate::install::Placement]) -> Vec<String> {
-    let mut out = Vec::new();
     for placement in placements.iter().filter(|p| p.link.is_none()) {
-        let Some(Ok(now)) = install::installed(&placement.path) else {
-            continue;
-        };
-        let edited = if entry.files.is_empty() {
-            now.computed_hash != entry.computed_hash
-        } else {
-            now.digests() != entry.files
-        };
-        if edited {
-            let diff = FileDiff::between(&entry.files, &now.digests());
-            let detail = if entry.files.is_empty() {
-                "its hash differs from the lock's".to_owned()
-            } else {
-                diff.summary()
-            };
-            out.push(format!(
-                "`{name}` at `{}`: {detail}",
-                placement.path.display()
-            ));
+        if let Some(payload) = transaction.installed(&placement.path)? {
+            return Ok(payload.digests());
         }
     }
-    out
+    Ok(crate::lock::Files::new())
 }
 
 /// A short label of what an entry pins: its commit, else its web digest.

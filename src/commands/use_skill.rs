@@ -161,7 +161,7 @@ fn materialize(cache: &Path, name: &str, payload: &install::Payload) -> Result<P
     if dir.join(SKILL_MD).is_file() {
         return Ok(dir);
     }
-    let mut transaction = Transaction::default();
+    let mut transaction = Transaction::new(install::Confinement::within(cache.to_path_buf()), None);
     let placement = Placement {
         path: dir.clone(),
         link: None,

@@ -364,7 +364,7 @@ mod tests {
             files: files
                 .iter()
                 .map(|(rel, text)| PayloadFile {
-                    rel: (*rel).to_owned(),
+                    rel: crate::relpath::RelPath::file(rel).unwrap(),
                     bytes: text.as_bytes().to_vec(),
                     executable: rel.starts_with("scripts/"),
                 })

@@ -8,7 +8,7 @@
 //! they sleep, and on two cores that spinning takes time from the thread that reads and writes.
 //! Skills go to it in batches of [`BATCH`], which spares a wake-up per skill.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::thread::JoinHandle;
@@ -29,11 +29,11 @@ pub const BATCH: usize = 4;
 pub struct Passed {
     pub skill: Planned,
     pub payload: Payload,
-    pub digests: BTreeMap<String, String>,
+    pub digests: crate::lock::Files,
 }
 
 /// What the worker gives back for one skill.
-type Checked = (Payload, Vec<Diagnostic>, BTreeMap<String, String>);
+type Checked = (Payload, Vec<Diagnostic>, crate::lock::Files);
 
 struct Worker {
     jobs: Sender<Vec<(String, Payload)>>,

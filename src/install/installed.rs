@@ -1,37 +1,53 @@
-//! What is installed now: the folder at a placement read back (without limits: it is already
-//! there), whether a placement already holds a payload, and how two file inventories (the lock's
-//! `files`, a folder read back) differ.
+//! What is installed now: a folder read back (without limits: it is already there), and how two
+//! file inventories (the lock's `files`, a folder read back) differ. Reading placements on the
+//! way to a write goes through the transaction's handles ([`super::Transaction::installed`]);
+//! this reads a folder the index found, for reports.
 
-use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::Path;
 
-use super::{InstallError, Limits, Payload, Placement, collect};
+use super::{InstallError, Limits, Payload, Placement, Transaction, collect};
+use crate::lock::{Files, LockEntry};
+use crate::relpath::RelPath;
 use crate::source::tree::LocalTree;
 
-/// What is installed at a placement's path now: `None` when nothing is there.
+/// What is installed in the folder `path` now: `None` when nothing is there.
 pub fn installed(path: &Path) -> Option<Result<Payload, InstallError>> {
     std::fs::symlink_metadata(path).ok()?;
-    let tree = LocalTree {
-        root: path.to_path_buf(),
+    let tree = match LocalTree::open(path.to_path_buf()) {
+        Ok(tree) => tree,
+        Err(source) => {
+            return Some(Err(InstallError::Read {
+                path: path.display().to_string(),
+                source,
+            }));
+        }
     };
-    Some(collect(&tree, "", Limits::unbounded()))
+    Some(collect(&tree, &RelPath::ROOT, Limits::unbounded()))
 }
 
-/// Whether `placement` already holds exactly `payload` (or the right link).
-pub fn in_place(placement: &Placement, payload: &Payload) -> bool {
-    let Ok(meta) = std::fs::symlink_metadata(&placement.path) else {
-        return false;
-    };
-    match &placement.link {
-        Some(target) => {
-            meta.file_type().is_symlink()
-                && std::fs::read_link(&placement.path).is_ok_and(|t| t == *target)
-        }
-        None => {
-            !meta.file_type().is_symlink()
-                && matches!(installed(&placement.path), Some(Ok(now)) if now.files == payload.files)
+/// The installed copies among `placements` of the skill `name` that hold local edits — neither
+/// what its lock `entry` says was installed, nor `incoming` (what is about to be), nor what this
+/// machine last wrote there — each as `` `pdf` at `path`: ~ SKILL.md, + notes.md ``.
+pub fn edits(
+    name: &str,
+    entry: &LockEntry,
+    placements: &[Placement],
+    incoming: Option<&Files>,
+    transaction: &mut Transaction,
+) -> Result<Vec<String>, InstallError> {
+    let mut out = Vec::new();
+    for placement in placements.iter().filter(|p| p.link.is_none()) {
+        let baselines: Vec<&Files> = std::iter::once(&entry.files).chain(incoming).collect();
+        if let Some(diff) = transaction.edited(&placement.path, &baselines)? {
+            out.push(format!(
+                "`{name}` at `{}` has local edits ({})",
+                placement.path.display(),
+                diff.listed(6)
+            ));
         }
     }
+    Ok(out)
 }
 
 /// How one file inventory (`path` → digest) became another.
@@ -43,19 +59,19 @@ pub struct FileDiff {
 }
 
 impl FileDiff {
-    pub fn between(old: &BTreeMap<String, String>, new: &BTreeMap<String, String>) -> FileDiff {
+    pub fn between(old: &Files, new: &Files) -> FileDiff {
         let mut diff = FileDiff::default();
         for (path, digest) in new {
             match old.get(path) {
-                None => diff.added.push(path.clone()),
-                Some(before) if before != digest => diff.modified.push(path.clone()),
+                None => diff.added.push(path.to_string()),
+                Some(before) if before != digest => diff.modified.push(path.to_string()),
                 Some(_) => {}
             }
         }
         diff.removed = old
             .keys()
             .filter(|path| !new.contains_key(*path))
-            .cloned()
+            .map(ToString::to_string)
             .collect();
         diff
     }
@@ -76,5 +92,21 @@ impl FileDiff {
         .map(|(list, what)| format!("{} {what}", list.len()))
         .collect();
         parts.join(", ")
+    }
+
+    /// The changed paths, for a message: `~ SKILL.md, + notes.md, - old.md` (at most `max`).
+    pub fn listed(&self, max: usize) -> String {
+        let all: Vec<String> = self
+            .modified
+            .iter()
+            .map(|p| format!("~ {p}"))
+            .chain(self.added.iter().map(|p| format!("+ {p}")))
+            .chain(self.removed.iter().map(|p| format!("- {p}")))
+            .collect();
+        let mut text = all.iter().take(max).cloned().collect::<Vec<_>>().join(", ");
+        if all.len() > max {
+            let _ = write!(text, ", … ({} more)", all.len() - max);
+        }
+        text
     }
 }

@@ -17,19 +17,24 @@ use std::path::PathBuf;
 use crate::hint::Hint;
 use crate::lock::LockError;
 
+pub mod confined;
 pub mod installed;
 pub mod layout;
 pub mod payload;
 pub mod placement;
 pub mod plan;
+pub mod record;
 pub mod transaction;
+pub mod turn;
 
-pub use installed::{FileDiff, in_place, installed};
+pub use confined::Confinement;
+pub use installed::{FileDiff, edits, installed};
 pub use layout::{Layout, LayoutError, layout, subagents};
 pub use payload::{Limits, Payload, PayloadFile, collect};
 pub use placement::{Placement, link_placements, placements};
 pub use plan::{Planned, Staged};
-pub use transaction::{Committed, Removal, Transaction, commit, remove_any, remove_paths};
+pub use transaction::{Transaction, commit, journal_path, recover, remove_any, sweep};
+pub use turn::{confinement, take_turn, transaction};
 
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
@@ -43,6 +48,12 @@ pub enum InstallError {
     SkillTooLarge { size: u64, limit: u64 },
     #[error("the skill has more than {limit} files")]
     TooManyFiles { limit: usize },
+    #[error("the skill has more than {limit} entries to look at (files, folders and links)")]
+    TooManyEntries { limit: usize },
+    #[error(transparent)]
+    UnsafePath(#[from] crate::relpath::UnsafePath),
+    #[error("`{first}` and `{second}` would be one file on systems that ignore case")]
+    Clash { first: String, second: String },
     #[error("`{path}` is not a regular file, folder or symlink")]
     Special { path: String },
     #[error("`{path}` is nested deeper than {limit} folders")]
@@ -53,6 +64,10 @@ pub enum InstallError {
         #[source]
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Escapes(#[from] confined::Escapes),
+    #[error("two skills would be installed in one folder, `{}`", path.display())]
+    Shared { path: PathBuf },
     #[error("cannot write `{}`", path.display())]
     Write {
         path: PathBuf,
@@ -67,7 +82,9 @@ impl InstallError {
         match self {
             InstallError::FileTooLarge { .. } => Some("--max-file-size"),
             InstallError::SkillTooLarge { .. } => Some("--max-skill-size"),
-            InstallError::TooManyFiles { .. } => Some("--max-files"),
+            InstallError::TooManyFiles { .. } | InstallError::TooManyEntries { .. } => {
+                Some("--max-files")
+            }
             _ => None,
         }
     }
@@ -98,6 +115,15 @@ impl Hint for InstallError {
             InstallError::Special { .. } => {
                 Some("a skill holds only files, folders and symlinks".into())
             }
+            InstallError::Escapes(escapes) => Some(format!(
+                "`skills` writes only inside {}: remove the link `{}`, or make it point inside",
+                escapes.what,
+                escapes.link.display()
+            )),
+            InstallError::UnsafePath(_) | InstallError::Clash { .. } => Some(
+                "the source holds a file name that is not safe to write; ask its author to rename it"
+                    .into(),
+            ),
             // A web source's failure travels inside the read error; its hint with it.
             InstallError::Read { source, .. } => source
                 .get_ref()
@@ -169,6 +195,9 @@ pub enum RestoreError {
     Files(String),
     #[error("refused by the install gate")]
     Refused,
+    /// Another entry of the lock makes the same folder (`PDF`, `pdf`).
+    #[error("its folder is also the folder of `{0}`: the lock cannot say which one it holds")]
+    SharedFolder(String),
     /// Upstream (`check`, `update`): the source no longer has the skill.
     #[error("the source no longer has a skill `{0}`")]
     Removed(String),

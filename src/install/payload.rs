@@ -6,6 +6,7 @@
 
 use super::InstallError;
 use crate::lock;
+use crate::relpath::RelPath;
 use crate::skill::files;
 use crate::source::tree::{Kind, SourceTree, join};
 
@@ -51,7 +52,8 @@ impl Default for Limits {
 /// One file of a skill.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PayloadFile {
-    pub rel: String,
+    /// Its path inside the skill folder: validated, never the root.
+    pub rel: RelPath,
     pub bytes: Vec<u8>,
     pub executable: bool,
 }
@@ -59,8 +61,8 @@ pub struct PayloadFile {
 /// A skill read out of its source.
 #[derive(Debug, Clone)]
 pub struct Payload {
-    /// What is installed: every file but `.git/` and the top-level `metadata.json`, symlinks
-    /// that stay inside the source dereferenced.
+    /// What is installed: every file but `.git` and the top-level `metadata.json`, symlinks
+    /// that stay inside the source dereferenced; sorted by path, no path twice (in any case).
     pub files: Vec<PayloadFile>,
     /// The reference's hash of the source folder (regular files only, `.git/` and
     /// `node_modules/` left out, `metadata.json` and dotfiles included).
@@ -71,7 +73,7 @@ pub struct Payload {
 
 impl Payload {
     /// `relative/path` → `sha256:<hex>` of what is installed.
-    pub fn digests(&self) -> std::collections::BTreeMap<String, String> {
+    pub fn digests(&self) -> lock::Files {
         self.files
             .iter()
             .map(|f| (f.rel.clone(), lock::digest(&f.bytes)))
@@ -85,10 +87,23 @@ struct Collector<'a> {
     payload: Payload,
     hashed: Vec<(String, Vec<u8>)>,
     total: u64,
+    /// Entries looked at so far, files, folders and links alike: a tree whose folders share
+    /// subtrees (or a folder with links to its parents) could otherwise take exponential time.
+    visited: usize,
+}
+
+/// Entries a walk may look at: as many as a skill may have files, four times over (folders,
+/// links and left-out files count too).
+fn entry_budget(limits: Limits) -> usize {
+    limits.max_files.saturating_mul(4).max(64)
 }
 
 /// Reads the skill at `dir` (a folder of `tree`) and checks it against `limits`.
-pub fn collect(tree: &dyn SourceTree, dir: &str, limits: Limits) -> Result<Payload, InstallError> {
+pub fn collect(
+    tree: &dyn SourceTree,
+    dir: &RelPath,
+    limits: Limits,
+) -> Result<Payload, InstallError> {
     let mut collector = Collector {
         tree,
         limits,
@@ -99,8 +114,9 @@ pub fn collect(tree: &dyn SourceTree, dir: &str, limits: Limits) -> Result<Paylo
         },
         hashed: Vec::new(),
         total: 0,
+        visited: 0,
     };
-    collector.walk(dir, "", 0, true)?;
+    collector.walk(dir, &RelPath::ROOT, 0, true)?;
     collector.payload.computed_hash = lock::computed_hash(
         collector
             .hashed
@@ -108,44 +124,79 @@ pub fn collect(tree: &dyn SourceTree, dir: &str, limits: Limits) -> Result<Paylo
             .map(|(p, b)| (p.as_str(), b.as_slice())),
     );
     collector.payload.files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    refuse_clashes(&collector.payload.files)?;
     Ok(collector.payload)
 }
 
+/// Two files whose paths are equal, or equal but for case (one file on macOS and Windows), are
+/// refused: which one lands would depend on the system.
+fn refuse_clashes(files: &[PayloadFile]) -> Result<(), InstallError> {
+    let mut seen: std::collections::HashMap<String, &RelPath> =
+        std::collections::HashMap::with_capacity(files.len());
+    for file in files {
+        if let Some(first) = seen.insert(file.rel.to_lowercase(), &file.rel) {
+            return Err(InstallError::Clash {
+                first: first.to_string(),
+                second: file.rel.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
 impl Collector<'_> {
+    fn unsafe_path(err: crate::relpath::UnsafePath) -> InstallError {
+        InstallError::UnsafePath(err)
+    }
+
     /// Walks `dir` of the tree, installing under `prefix`; `hash` is false below a symlinked
     /// folder (the reference's hash does not follow links).
     fn walk(
         &mut self,
-        dir: &str,
-        prefix: &str,
+        dir: &RelPath,
+        prefix: &RelPath,
         depth: usize,
         hash: bool,
     ) -> Result<(), InstallError> {
         if depth > files::MAX_DEPTH {
             return Err(InstallError::TooDeep {
-                path: prefix.to_owned(),
+                path: prefix.to_string(),
                 limit: files::MAX_DEPTH,
             });
         }
         let entries = self.tree.list(dir).map_err(|source| InstallError::Read {
-            path: dir.to_owned(),
+            path: dir.to_string(),
             source,
         })?;
         for entry in entries {
-            let source_path = join(dir, &entry.name);
-            let rel = join(prefix, &entry.name);
+            self.visited += 1;
+            if self.visited > entry_budget(self.limits) {
+                return Err(InstallError::TooManyEntries {
+                    limit: entry_budget(self.limits),
+                });
+            }
+            if crate::relpath::is_dot_git(&entry.name) {
+                // A repository's own metadata is never part of a skill; a `.git` file (a
+                // `gitdir:` pointer) would make git run what the folder it names configures.
+                if entry.kind != Kind::Dir {
+                    self.payload.notes.push(format!(
+                        "left out `{}`: git metadata, never installed",
+                        join(prefix, &entry.name)
+                    ));
+                }
+                continue;
+            }
+            let source_path = dir.join(&entry.name).map_err(Self::unsafe_path)?;
+            let rel = prefix.join(&entry.name).map_err(Self::unsafe_path)?;
             match entry.kind {
                 Kind::Dir => {
-                    if !files::is_entered(&entry.name) {
-                        continue;
-                    }
                     let hash = hash && files::is_hashed(&entry.name);
                     self.walk(&source_path, &rel, depth + 1, hash)?;
                 }
                 Kind::File { executable } => {
                     let bytes = self.read(&source_path, &rel)?;
                     if hash && files::is_hashed(&rel) {
-                        self.hashed.push((rel.clone(), bytes.clone()));
+                        self.hashed.push((rel.to_string(), bytes.clone()));
                     }
                     if files::is_installed(&rel) {
                         self.push(rel, bytes, executable)?;
@@ -155,63 +206,71 @@ impl Collector<'_> {
                 Kind::Submodule => self.payload.notes.push(format!(
                     "left out `{rel}`: a git submodule (its files live in another repository)"
                 )),
-                Kind::Special => return Err(InstallError::Special { path: rel }),
+                Kind::Special => {
+                    return Err(InstallError::Special {
+                        path: rel.to_string(),
+                    });
+                }
             }
         }
         Ok(())
     }
 
     /// Dereferences a symlink whose target stays inside the source; refuses one that leaves it.
-    fn link(&mut self, source_path: &str, rel: &str, depth: usize) -> Result<(), InstallError> {
+    fn link(
+        &mut self,
+        source_path: &RelPath,
+        rel: &RelPath,
+        depth: usize,
+    ) -> Result<(), InstallError> {
         let target = self
             .tree
             .read_link(source_path)
             .map_err(|source| InstallError::Read {
-                path: rel.to_owned(),
+                path: rel.to_string(),
                 source,
             })?;
-        let parent = source_path.rsplit_once('/').map_or("", |(p, _)| p);
         let escapes = || InstallError::SymlinkEscapes {
-            path: rel.to_owned(),
+            path: rel.to_string(),
             target: target.clone(),
         };
-        let resolved = if target.starts_with('/') || target.contains('\\') {
+        if target.contains('\\') {
             return Err(escapes());
-        } else {
-            crate::fsutil::resolve_within(parent, &target).ok_or_else(escapes)?
-        };
+        }
+        let resolved = source_path.resolve_link(&target).ok_or_else(escapes)?;
         match self.tree.kind(&resolved) {
             Some(Kind::File { executable }) => {
                 let bytes = self.read(&resolved, rel)?;
-                self.push(rel.to_owned(), bytes, executable)
+                self.push(rel.clone(), bytes, executable)
             }
             Some(Kind::Dir) => self.walk(&resolved, rel, depth + 1, false),
             Some(Kind::Symlink) if depth < 8 => self.link(&resolved, rel, depth + 1),
             None | Some(Kind::Symlink) => Err(InstallError::SymlinkDangles {
-                path: rel.to_owned(),
+                path: rel.to_string(),
                 target: target.clone(),
             }),
             _ => Err(escapes()),
         }
     }
 
-    fn read(&self, path: &str, rel: &str) -> Result<Vec<u8>, InstallError> {
-        let bytes = self.tree.read(path).map_err(|source| InstallError::Read {
-            path: rel.to_owned(),
-            source,
-        })?;
-        let size = bytes.len() as u64;
-        if size > self.limits.max_file_size {
-            return Err(InstallError::FileTooLarge {
-                path: rel.to_owned(),
-                size,
-                limit: self.limits.max_file_size,
-            });
-        }
-        Ok(bytes)
+    fn read(&self, path: &RelPath, rel: &RelPath) -> Result<Vec<u8>, InstallError> {
+        let limit = self.limits.max_file_size;
+        self.tree.read(path, limit).map_err(|source| {
+            match crate::source::tree::TooLarge::of(&source) {
+                Some(too_large) => InstallError::FileTooLarge {
+                    path: rel.to_string(),
+                    size: too_large.size,
+                    limit,
+                },
+                None => InstallError::Read {
+                    path: rel.to_string(),
+                    source,
+                },
+            }
+        })
     }
 
-    fn push(&mut self, rel: String, bytes: Vec<u8>, executable: bool) -> Result<(), InstallError> {
+    fn push(&mut self, rel: RelPath, bytes: Vec<u8>, executable: bool) -> Result<(), InstallError> {
         self.total += bytes.len() as u64;
         if self.total > self.limits.max_skill_size {
             return Err(InstallError::SkillTooLarge {
@@ -248,22 +307,21 @@ mod tests {
         std::fs::write(root.join("skill/metadata.json"), "{}").unwrap();
         std::fs::write(root.join("LICENSE"), "MIT").unwrap();
         std::os::unix::fs::symlink("../LICENSE", root.join("skill/LICENSE")).unwrap();
-        let tree = LocalTree {
-            root: root.to_path_buf(),
-        };
-        let payload = collect(&tree, "skill", Limits::default()).unwrap();
-        let rels: Vec<_> = payload.files.iter().map(|f| f.rel.as_str()).collect();
+        let tree = LocalTree::open(root.to_path_buf()).unwrap();
+        let skill = RelPath::new("skill").unwrap();
+        let payload = collect(&tree, &skill, Limits::default()).unwrap();
+        let rels: Vec<&str> = payload.files.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(
             rels,
             ["LICENSE", "SKILL.md"],
             "metadata.json left out, inner link dereferenced"
         );
         std::os::unix::fs::symlink("/etc/passwd", root.join("skill/passwd")).unwrap();
-        let err = collect(&tree, "skill", Limits::default()).unwrap_err();
+        let err = collect(&tree, &skill, Limits::default()).unwrap_err();
         assert!(matches!(err, InstallError::SymlinkEscapes { .. }), "{err}");
         std::fs::remove_file(root.join("skill/passwd")).unwrap();
         std::os::unix::fs::symlink("missing.md", root.join("skill/dangling")).unwrap();
-        let err = collect(&tree, "skill", Limits::default()).unwrap_err();
+        let err = collect(&tree, &skill, Limits::default()).unwrap_err();
         assert_eq!(
             err.to_string(),
             "`dangling` is a symlink to `missing.md`, which leads nowhere (missing, or a loop)"
@@ -276,10 +334,9 @@ mod tests {
         let deep: std::path::PathBuf = (0..40).map(|_| "d").collect();
         std::fs::create_dir_all(tmp.path().join("skill").join(&deep)).unwrap();
         std::fs::write(tmp.path().join("skill/SKILL.md"), "x").unwrap();
-        let tree = LocalTree {
-            root: tmp.path().to_path_buf(),
-        };
-        let err = collect(&tree, "skill", Limits::default()).unwrap_err();
+        let tree = LocalTree::open(tmp.path().to_path_buf()).unwrap();
+        let skill = RelPath::new("skill").unwrap();
+        let err = collect(&tree, &skill, Limits::default()).unwrap_err();
         assert!(
             matches!(err, InstallError::TooDeep { limit: 32, .. }),
             "{err}"

@@ -2,8 +2,6 @@
 //! ([`Planned`]), then what the lock records about it once it is staged ([`Staged`]). `add`
 //! plans, the install gate checks what is planned, the transaction stages it.
 
-use std::collections::BTreeMap;
-
 use super::Placement;
 
 /// One skill on its way in.
@@ -12,7 +10,7 @@ pub struct Planned {
     pub name: String,
     pub folder: String,
     /// Its folder inside the source tree.
-    pub source_dir: String,
+    pub source_dir: crate::relpath::RelPath,
     /// The SKILL.md inside the source.
     pub skill_path: String,
     /// What a web index says its bytes hash to.
@@ -26,5 +24,5 @@ pub struct Planned {
 pub struct Staged {
     pub planned: Planned,
     pub computed_hash: String,
-    pub digests: BTreeMap<String, String>,
+    pub digests: crate::lock::Files,
 }

@@ -1,31 +1,129 @@
-//! Writing placements with no half-states: every folder and link is written into a staging dir
-//! beside its target (`<agent dir>/.skills-staging-…`), and only when all are staged are they
-//! renamed into place; a folder being replaced is renamed aside first and restored if anything
-//! later fails. [`Committed::rollback`] undoes a commit (used when the lockfile cannot be
-//! written); [`Committed::finish`] drops the replaced folders. Removals go to a trash folder
-//! beside their target until everything (the lockfile too) is done.
+//! Writing placements and removals with no half-states, through handles no link can redirect.
+//!
+//! Staging: every folder and link is written into a staging dir inside its agent dir
+//! (`<agent dir>/.skills-staging-<pid>-<random>/<folder>`), through the agent dir's handle
+//! ([`super::confined`]), with names that were validated ([`crate::relpath::RelPath`]); nothing is
+//! visible yet. Commit: a journal is written first (in the cache, beside the lockfile's advisory
+//! lock: which folders go where, with the identity of each new folder, and the lock's new bytes),
+//! then each new folder is swapped with the old one in one atomic step (`renameat2
+//! RENAME_EXCHANGE` where the system has it; else the old one is renamed aside, then the new one
+//! in), removals are renamed into the staging dir, the lockfile is written, and only then are
+//! the staging dirs (now holding what was replaced) deleted with the journal.
+//!
+//! So at any moment each skill folder is wholly old or wholly new, and a crash leaves a journal
+//! that the next run holding the same lockfile ([`recover`]) rolls forward: it finds each new
+//! folder by its identity (device and inode), finishes the swaps, writes the lock the journal
+//! holds and removes the leftovers. A failure inside the run (a lockfile that cannot be written)
+//! puts everything back before it returns. [`sweep`] removes staging, backup and trash folders
+//! that runs which died before writing a journal left behind.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::{InstallError, Payload, Placement, TransactionError};
+use serde::{Deserialize, Serialize};
+
+use super::confined::{AgentDir, Confinement, OpenError};
+use super::record::Record;
+use super::{InstallError, Limits, Payload, Placement, TransactionError, collect};
 use crate::fsutil::TEMP_PREFIX;
 use crate::lock::Lock;
+use crate::source::tree::LocalTree;
 
-/// A placement written into a staging dir, waiting to be renamed into place.
+/// The identity of a folder or link: its device and inode (none where the system has none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+impl FileId {
+    #[cfg(unix)]
+    #[expect(
+        clippy::unnecessary_wraps,
+        reason = "`None` where the system has no inodes"
+    )]
+    fn of(meta: &cap_std::fs::Metadata) -> Option<FileId> {
+        use cap_std::fs::MetadataExt;
+        Some(FileId {
+            dev: meta.dev(),
+            ino: meta.ino(),
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn of(_meta: &cap_std::fs::Metadata) -> Option<FileId> {
+        None
+    }
+}
+
+/// What one item of a transaction does in its agent dir.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Op {
+    /// The staged folder or link `name` goes into place (`id`: its identity once staged).
+    Place { id: Option<FileId> },
+    /// `name` goes out (into the staging dir, deleted at the end).
+    Remove,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Item {
+    /// Index into the transaction's agent dirs.
+    dir: usize,
+    /// A single validated folder name.
+    name: String,
+    op: Op,
+    /// The files a copy placement writes, for the [`Record`] (not journaled).
+    #[serde(skip)]
+    files: Option<crate::lock::Files>,
+}
+
+/// How an item was carried out, to undo it.
+#[derive(Debug, Clone, Copy)]
+enum Done {
+    /// Swapped with what was there: the old one is at the staged name.
+    Exchanged,
+    /// What was there was renamed to the staged name + `.old`, then the new one in.
+    Replaced,
+    /// Nothing was there.
+    Added,
+    /// Removed into the staging dir.
+    Removed,
+}
+
+/// An agent dir of the transaction and its staging dir (made when the first item is staged).
 #[derive(Debug)]
-struct Staged {
-    staged: PathBuf,
-    target: PathBuf,
+struct Dir {
+    agent: AgentDir,
+    staging: Option<String>,
 }
 
-/// Everything of one `add`/`update`, staged and not yet visible.
-#[derive(Debug, Default)]
+/// Everything of one `add`/`update`/`install`/`remove`/`sync`, staged and not yet visible.
+#[derive(Debug)]
 pub struct Transaction {
-    staged: Vec<Staged>,
-    staging_dirs: Vec<PathBuf>,
-    /// Agent dirs created for this transaction (removed again on rollback when empty).
-    created_dirs: Vec<PathBuf>,
+    confinement: Confinement,
+    /// Where the journal goes at commit (none: nothing to recover, as for the cache).
+    journal: Option<PathBuf>,
+    dirs: Vec<Dir>,
+    items: Vec<Item>,
+    /// Agent dirs created for this transaction, outermost first (removed again when empty).
+    created: Vec<PathBuf>,
+    /// What this machine last wrote to each folder (loaded on first use).
+    record: Option<Record>,
 }
+
+/// The journal of a commit: enough for the next run to finish it.
+#[derive(Debug, Serialize, Deserialize)]
+struct Journal {
+    version: u32,
+    /// `(agent dir, staging dir name)` per dir.
+    dirs: Vec<(PathBuf, String)>,
+    items: Vec<Item>,
+    /// The lockfile and the bytes it gets.
+    lock: Option<(PathBuf, String)>,
+}
+
+const JOURNAL_VERSION: u32 = 1;
 
 fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> InstallError + '_ {
     move |source| InstallError::Write {
@@ -34,63 +132,237 @@ fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> InstallError + '_ 
     }
 }
 
+fn open_error(err: OpenError) -> InstallError {
+    match err {
+        OpenError::Escapes(escapes) => InstallError::Escapes(escapes),
+        OpenError::Io { path, source } => InstallError::Write { path, source },
+    }
+}
+
+/// A staging dir's name: the prefix the index skips, this process's id (so that [`sweep`]
+/// knows a live run's from a dead one's) and a random part.
+fn staging_name() -> String {
+    let random: u64 = {
+        use std::hash::{BuildHasher as _, Hasher as _};
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        hasher.finish()
+    };
+    format!("{TEMP_PREFIX}staging-{}-{random:016x}", std::process::id())
+}
+
+/// The agent dir and the single folder name of `path`.
+fn split(path: &Path) -> Result<(&Path, &str), InstallError> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    crate::relpath::check_component(name).map_err(|why| {
+        InstallError::UnsafePath(crate::relpath::UnsafePath {
+            path: path.display().to_string(),
+            why,
+        })
+    })?;
+    Ok((path.parent().unwrap_or(Path::new(".")), name))
+}
+
 impl Transaction {
+    /// A transaction whose writes stay within `confinement`; `journal` is where its commit is
+    /// recorded for [`recover`] (the scope's [`journal_path`]).
+    pub fn new(confinement: Confinement, journal: Option<PathBuf>) -> Transaction {
+        Transaction {
+            confinement,
+            journal,
+            dirs: Vec::new(),
+            items: Vec::new(),
+            created: Vec::new(),
+            record: None,
+        }
+    }
+
+    /// The record of what this machine wrote where (empty without a journal: nothing to keep).
+    fn record(&mut self) -> &mut Record {
+        let path = self.journal.as_ref().map(|j| j.with_extension("record"));
+        self.record
+            .get_or_insert_with(|| path.map(Record::load).unwrap_or_default())
+    }
+
+    /// Whether nothing is staged.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The agent dir `dir`, opened (and created when `create`); `None` when it does not exist.
+    fn dir(&mut self, dir: &Path, create: bool) -> Result<Option<usize>, InstallError> {
+        if let Some(index) = self.dirs.iter().position(|d| d.agent.path == dir) {
+            return Ok(Some(index));
+        }
+        let Some((agent, created)) = self.confinement.open(dir, create).map_err(open_error)? else {
+            return Ok(None);
+        };
+        self.created.extend(created);
+        self.dirs.push(Dir {
+            agent,
+            staging: None,
+        });
+        Ok(Some(self.dirs.len() - 1))
+    }
+
+    /// The staging dir of the agent dir `index`, made on first use.
+    fn staging(&mut self, index: usize) -> Result<String, InstallError> {
+        let dir = &mut self.dirs[index];
+        if let Some(staging) = &dir.staging {
+            return Ok(staging.clone());
+        }
+        let name = staging_name();
+        dir.agent
+            .dir
+            .create_dir(&name)
+            .map_err(write_error(&dir.agent.path.join(&name)))?;
+        dir.staging = Some(name.clone());
+        Ok(name)
+    }
+
+    /// Refuses a second item for one folder: two skills never share a folder.
+    fn claim(&self, index: usize, name: &str, path: &Path) -> Result<(), InstallError> {
+        if self.items.iter().any(|i| i.dir == index && i.name == name) {
+            return Err(InstallError::Shared {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(())
+    }
+
     /// Writes `placement` of `payload` into a staging dir beside its target.
     pub fn stage(&mut self, placement: &Placement, payload: &Payload) -> Result<(), InstallError> {
-        let dir = placement.path.parent().unwrap_or(Path::new("."));
-        if !dir.exists() {
-            let mut missing = Vec::new();
-            let mut cursor = Some(dir);
-            while let Some(path) = cursor.filter(|p| !p.as_os_str().is_empty() && !p.exists()) {
-                missing.push(path.to_path_buf());
-                cursor = path.parent();
-            }
-            std::fs::create_dir_all(dir).map_err(write_error(dir))?;
-            self.created_dirs.extend(missing);
-        }
-        let staging =
-            if let Some(staging) = self.staging_dirs.iter().find(|s| s.parent() == Some(dir)) {
-                staging.clone()
-            } else {
-                let staging = tempfile::Builder::new()
-                    .prefix(&format!("{TEMP_PREFIX}staging-"))
-                    .tempdir_in(dir)
-                    .map_err(write_error(dir))?
-                    .keep();
-                self.staging_dirs.push(staging.clone());
-                staging
-            };
-        let name = placement.path.file_name().unwrap_or_default();
-        let staged = staging.join(name);
+        let (dir, name) = split(&placement.path)?;
+        let index = self.dir(dir, true)?.ok_or_else(|| InstallError::Write {
+            path: dir.to_path_buf(),
+            source: std::io::ErrorKind::NotFound.into(),
+        })?;
+        self.claim(index, name, &placement.path)?;
+        let staging = self.staging(index)?;
+        let agent = &self.dirs[index].agent;
+        let staged = Path::new(&staging).join(name);
         match &placement.link {
-            Some(target) => make_link(target, &staged)?,
-            None => write_payload(&staged, payload)?,
+            Some(target) => make_link(agent, target, &staged, payload)?,
+            None => write_payload(agent, &staged, payload)?,
         }
-        self.staged.push(Staged {
-            staged,
-            target: placement.path.clone(),
+        let id = agent
+            .dir
+            .symlink_metadata(&staged)
+            .ok()
+            .and_then(|meta| FileId::of(&meta));
+        self.items.push(Item {
+            dir: index,
+            name: name.to_owned(),
+            op: Op::Place { id },
+            files: placement.link.is_none().then(|| payload.digests()),
         });
         Ok(())
     }
 
-    /// Renames everything into place; on failure, undoes what was done and removes the staging.
-    pub fn commit(mut self) -> Result<Committed, InstallError> {
-        let mut done: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
-        let staged = std::mem::take(&mut self.staged);
-        for item in &staged {
-            match replace(&item.staged, &item.target) {
-                Ok(backup) => done.push((item.target.clone(), backup)),
-                Err(err) => {
-                    undo(&done);
-                    self.abort();
-                    return Err(err);
-                }
-            }
+    /// Stages the removal of the folder or link `path` (nothing is removed before the commit).
+    pub fn remove(&mut self, path: &Path) -> Result<(), InstallError> {
+        let (dir, name) = split(path)?;
+        let Some(index) = self.dir(dir, false)? else {
+            return Ok(());
+        };
+        if self.dirs[index].agent.dir.symlink_metadata(name).is_err() {
+            return Ok(());
         }
-        Ok(Committed {
-            done,
-            staging_dirs: std::mem::take(&mut self.staging_dirs),
-            created_dirs: std::mem::take(&mut self.created_dirs),
+        self.claim(index, name, path)?;
+        self.staging(index)?;
+        self.items.push(Item {
+            dir: index,
+            name: name.to_owned(),
+            op: Op::Remove,
+            files: None,
+        });
+        Ok(())
+    }
+
+    /// Whether anything (a folder, a file, a link) is at `path`, looked at through its agent
+    /// dir's handle.
+    pub fn exists(&mut self, path: &Path) -> Result<bool, InstallError> {
+        let (dir, name) = split(path)?;
+        let Some(index) = self.dir(dir, false)? else {
+            return Ok(false);
+        };
+        Ok(self.dirs[index].agent.dir.symlink_metadata(name).is_ok())
+    }
+
+    /// How the folder at `path` differs from what it should hold, when it holds local edits:
+    /// `None` when nothing (or a link) is there, or when its files are one of `baselines` (what
+    /// the lock says was installed, what is about to be) or what this machine last wrote there
+    /// (a folder nobody touched since, whose lock moved on). The diff is against the first
+    /// baseline that is not empty.
+    pub fn edited(
+        &mut self,
+        path: &Path,
+        baselines: &[&crate::lock::Files],
+    ) -> Result<Option<super::FileDiff>, InstallError> {
+        let Some(now) = self.installed(path)? else {
+            return Ok(None);
+        };
+        let now = now.digests();
+        if baselines.iter().any(|b| **b == now) || self.record().wrote(path, &now) {
+            return Ok(None);
+        }
+        let empty = crate::lock::Files::new();
+        let baseline: &crate::lock::Files = baselines
+            .iter()
+            .find(|b| !b.is_empty())
+            .map_or(&empty, |b| *b);
+        Ok(Some(super::FileDiff::between(baseline, &now)))
+    }
+
+    /// What is installed at the placement path `path` now, read through its agent dir's
+    /// handle: `None` when nothing (or a link) is there.
+    pub fn installed(&mut self, path: &Path) -> Result<Option<Payload>, InstallError> {
+        let (dir, name) = split(path)?;
+        let Some(index) = self.dir(dir, false)? else {
+            return Ok(None);
+        };
+        let handle = &self.dirs[index].agent.dir;
+        match handle.symlink_metadata(name) {
+            Ok(meta) if meta.is_dir() => {}
+            _ => return Ok(None),
+        }
+        let folder = handle.open_dir(name).map_err(|source| InstallError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let tree = LocalTree::from_dir(path.to_path_buf(), folder);
+        collect(&tree, &crate::relpath::RelPath::ROOT, Limits::unbounded()).map(Some)
+    }
+
+    /// Whether `placement` already holds exactly `payload` (or the right link).
+    pub fn in_place(
+        &mut self,
+        placement: &Placement,
+        payload: &Payload,
+    ) -> Result<bool, InstallError> {
+        let (dir, name) = split(&placement.path)?;
+        let Some(index) = self.dir(dir, false)? else {
+            return Ok(false);
+        };
+        let handle = &self.dirs[index].agent.dir;
+        let Ok(meta) = handle.symlink_metadata(name) else {
+            return Ok(false);
+        };
+        Ok(match &placement.link {
+            Some(target) => {
+                meta.file_type().is_symlink()
+                    && handle.read_link_contents(name).is_ok_and(|t| t == *target)
+            }
+            None => {
+                !meta.file_type().is_symlink()
+                    && self
+                        .installed(&placement.path)?
+                        .is_some_and(|now| now.files == payload.files)
+            }
         })
     }
 
@@ -100,11 +372,94 @@ impl Transaction {
     }
 
     fn cleanup(&mut self) {
-        for staging in self.staging_dirs.drain(..) {
-            let _ = std::fs::remove_dir_all(&staging);
+        for dir in &mut self.dirs {
+            if let Some(staging) = dir.staging.take() {
+                let _ = dir.agent.dir.remove_dir_all(&staging);
+            }
         }
-        for dir in self.created_dirs.drain(..) {
-            let _ = std::fs::remove_dir(&dir);
+        for dir in self.created.iter().rev() {
+            let _ = std::fs::remove_dir(dir);
+        }
+        self.created.clear();
+    }
+
+    /// Carries out the items in order; on a failure, undoes what was done and says why.
+    fn apply(&self) -> Result<Vec<Done>, InstallError> {
+        let mut done = Vec::with_capacity(self.items.len());
+        for item in &self.items {
+            match apply_item(&self.dirs[item.dir], item) {
+                Ok(how) => done.push(how),
+                Err(err) => {
+                    self.undo(&done);
+                    return Err(err);
+                }
+            }
+        }
+        Ok(done)
+    }
+
+    /// Puts back what `done` (the first items, in order) did, last first.
+    fn undo(&self, done: &[Done]) {
+        for (item, how) in self.items.iter().zip(done).rev() {
+            let dir = &self.dirs[item.dir];
+            let Some(staging) = &dir.staging else {
+                continue;
+            };
+            let handle = &dir.agent.dir;
+            let staged = Path::new(staging).join(&item.name);
+            let target = Path::new(&item.name);
+            let _ = match how {
+                Done::Exchanged => exchange(handle, &staged, target).map(|_| ()),
+                Done::Replaced => handle
+                    .rename(target, handle, &staged)
+                    .and_then(|()| handle.rename(old_name(&staged), handle, target)),
+                Done::Added => handle.rename(target, handle, &staged),
+                Done::Removed => handle.rename(&staged, handle, target),
+            };
+        }
+    }
+
+    /// Records what the committed items wrote and removed.
+    fn remember(&mut self) {
+        if self.journal.is_none() {
+            return;
+        }
+        let done: Vec<(PathBuf, Option<crate::lock::Files>)> = self
+            .items
+            .iter()
+            .map(|item| {
+                (
+                    self.dirs[item.dir].agent.path.join(&item.name),
+                    item.files.clone(),
+                )
+            })
+            .collect();
+        let record = self.record();
+        for (path, files) in done {
+            match files {
+                Some(files) => record.set(&path, &files),
+                None => record.forget(&path),
+            }
+        }
+        record.save();
+    }
+
+    /// The journal of this transaction, with `lock`'s bytes.
+    fn journal(&self, lock: Option<(&Lock, &Path)>) -> Journal {
+        Journal {
+            version: JOURNAL_VERSION,
+            dirs: self
+                .dirs
+                .iter()
+                .map(|d| (d.agent.path.clone(), d.staging.clone().unwrap_or_default()))
+                .collect(),
+            items: self.items.clone(),
+            lock: lock.map(|(lock, path)| {
+                (
+                    path.to_path_buf(),
+                    String::from_utf8_lossy(&lock.to_bytes()).into_owned(),
+                )
+            }),
         }
     }
 }
@@ -115,73 +470,60 @@ impl Drop for Transaction {
     }
 }
 
-/// A committed transaction: everything is in place, replaced folders are still kept aside.
-#[derive(Debug)]
-pub struct Committed {
-    done: Vec<(PathBuf, Option<PathBuf>)>,
-    staging_dirs: Vec<PathBuf>,
-    created_dirs: Vec<PathBuf>,
+/// `<staged>.old`: where the old folder goes where it cannot be swapped in one step.
+fn old_name(staged: &Path) -> PathBuf {
+    let mut name = staged.as_os_str().to_owned();
+    name.push(".old");
+    PathBuf::from(name)
 }
 
-impl Committed {
-    /// Puts back what was replaced and removes what was added.
-    pub fn rollback(self) {
-        undo(&self.done);
-        for staging in &self.staging_dirs {
-            let _ = std::fs::remove_dir_all(staging);
+/// Swaps `a` and `b` in one step; `Ok(false)` when the system cannot.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn exchange(dir: &cap_std::fs::Dir, a: &Path, b: &Path) -> std::io::Result<bool> {
+    use rustix::io::Errno;
+    match rustix::fs::renameat_with(dir, a, dir, b, rustix::fs::RenameFlags::EXCHANGE) {
+        Ok(()) => Ok(true),
+        Err(err) if err == Errno::INVAL || err == Errno::NOSYS || err == Errno::OPNOTSUPP => {
+            Ok(false)
         }
-        for dir in &self.created_dirs {
-            let _ = std::fs::remove_dir(dir);
-        }
+        Err(err) => Err(err.into()),
     }
+}
 
-    /// Deletes the replaced folders and the staging dirs.
-    pub fn finish(self) {
-        for (_, backup) in &self.done {
-            if let Some(backup) = backup {
-                remove_any(backup);
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn exchange(_dir: &cap_std::fs::Dir, _a: &Path, _b: &Path) -> std::io::Result<bool> {
+    Ok(false)
+}
+
+fn apply_item(dir: &Dir, item: &Item) -> Result<Done, InstallError> {
+    let handle = &dir.agent.dir;
+    let staging = dir.staging.as_deref().unwrap_or_default();
+    let staged = Path::new(staging).join(&item.name);
+    let target = Path::new(&item.name);
+    let at = dir.agent.path.join(&item.name);
+    let failed = write_error(&at);
+    match item.op {
+        Op::Remove => {
+            handle.rename(target, handle, &staged).map_err(failed)?;
+            Ok(Done::Removed)
+        }
+        Op::Place { .. } => {
+            if handle.symlink_metadata(target).is_err() {
+                handle.rename(&staged, handle, target).map_err(failed)?;
+                return Ok(Done::Added);
             }
-        }
-        for staging in &self.staging_dirs {
-            let _ = std::fs::remove_dir_all(staging);
-        }
-    }
-}
-
-/// Removals of skill folders and links: each is renamed into a trash folder beside it, and only
-/// deleted once everything (the lockfile too) is done; on failure everything is renamed back.
-#[derive(Debug, Default)]
-pub struct Removal {
-    moved: Vec<(PathBuf, PathBuf)>,
-}
-
-impl Removal {
-    /// Moves `path` (a folder or a symlink) to the trash.
-    pub fn remove(&mut self, path: &Path) -> Result<(), InstallError> {
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        let trash = dir.join(format!(
-            "{TEMP_PREFIX}trash-{}-{}-{name}",
-            std::process::id(),
-            self.moved.len()
-        ));
-        remove_any(&trash);
-        std::fs::rename(path, &trash).map_err(write_error(path))?;
-        self.moved.push((path.to_path_buf(), trash));
-        Ok(())
-    }
-
-    /// Puts everything back.
-    pub fn rollback(self) {
-        for (original, trash) in self.moved.iter().rev() {
-            let _ = std::fs::rename(trash, original);
-        }
-    }
-
-    /// Deletes what was removed.
-    pub fn finish(self) {
-        for (_, trash) in &self.moved {
-            remove_any(trash);
+            if exchange(handle, &staged, target).map_err(write_error(&dir.agent.path))? {
+                return Ok(Done::Exchanged);
+            }
+            let old = old_name(&staged);
+            handle
+                .rename(target, handle, &old)
+                .map_err(write_error(&dir.agent.path))?;
+            if let Err(err) = handle.rename(&staged, handle, target) {
+                let _ = handle.rename(&old, handle, target);
+                return Err(failed(err));
+            }
+            Ok(Done::Replaced)
         }
     }
 }
@@ -194,71 +536,230 @@ pub fn commit(
     lock: Option<(&Lock, &Path)>,
     doing: &str,
 ) -> Result<(), TransactionError> {
-    let committed = transaction
-        .commit()
-        .map_err(|error| TransactionError::Commit {
-            doing: doing.to_owned(),
-            error,
-        })?;
+    let mut transaction = transaction;
+    let failed = |error| TransactionError::Commit {
+        doing: doing.to_owned(),
+        error,
+    };
+    let journal = match &transaction.journal {
+        Some(path) if !transaction.items.is_empty() => {
+            let journal = transaction.journal(lock);
+            write_journal(path, &journal).map_err(|source| {
+                failed(InstallError::Write {
+                    path: path.clone(),
+                    source,
+                })
+            })?;
+            Some(path.clone())
+        }
+        _ => None,
+    };
+    let forget = |journal: &Option<PathBuf>| {
+        if let Some(path) = journal {
+            let _ = std::fs::remove_file(path);
+        }
+    };
+    let done = match transaction.apply() {
+        Ok(done) => done,
+        Err(error) => {
+            forget(&journal);
+            transaction.cleanup();
+            return Err(failed(error));
+        }
+    };
     if let Some((lock, path)) = lock
         && let Err(err) = lock.write(path)
     {
-        committed.rollback();
+        transaction.undo(&done);
+        forget(&journal);
+        transaction.cleanup();
         return Err(TransactionError::Lock(err));
     }
-    committed.finish();
+    // Everything is in place: the staging dirs hold only what was replaced or removed.
+    transaction.remember();
+    transaction.created.clear();
+    transaction.cleanup();
+    forget(&journal);
     Ok(())
 }
 
-/// Moves each of `paths` to the trash of `removal`; when one cannot be moved, puts back all
-/// that was and says which.
-pub fn remove_paths<'a>(
-    removal: &mut Removal,
-    paths: impl IntoIterator<Item = &'a PathBuf>,
-) -> Result<(), TransactionError> {
-    for path in paths {
-        if let Err(error) = removal.remove(path) {
-            std::mem::take(removal).rollback();
-            return Err(TransactionError::Remove {
-                path: path.clone(),
-                error,
-            });
-        }
+fn write_journal(path: &Path, journal: &Journal) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
     }
-    Ok(())
+    crate::fsutil::write_atomic_with(path, |out| {
+        serde_json::to_writer(&mut *out, journal).map_err(std::io::Error::other)?;
+        out.flush()
+    })
 }
 
-/// Moves `target` aside (when it exists) and `staged` into its place; returns the backup.
-fn replace(staged: &Path, target: &Path) -> Result<Option<PathBuf>, InstallError> {
-    let backup = if std::fs::symlink_metadata(target).is_ok() {
-        let dir = target.parent().unwrap_or(Path::new("."));
-        let name = target.file_name().unwrap_or_default().to_string_lossy();
-        let backup = dir.join(format!("{TEMP_PREFIX}old-{}-{name}", std::process::id()));
-        remove_any(&backup);
-        std::fs::rename(target, &backup).map_err(write_error(target))?;
-        Some(backup)
-    } else {
-        None
+/// Where the journal of the lockfile `lock_path`'s transactions lives: beside its advisory lock
+/// in the cache (nothing is added to the project, and a project cannot bring one of its own).
+pub fn journal_path(lock_path: &Path, cache: &Path) -> PathBuf {
+    crate::lock::guard::guard_path(lock_path, cache).with_extension("journal")
+}
+
+/// What [`recover`] did.
+#[derive(Debug, Default)]
+pub struct Recovered {
+    /// Folders put into place or taken out.
+    pub finished: Vec<PathBuf>,
+    /// Folders that could not be (with why): left as they are.
+    pub problems: Vec<String>,
+    /// Whether the lockfile was written.
+    pub lock_written: bool,
+}
+
+/// Finishes the transaction whose journal is at `path`, if there is one: a run that died in
+/// the middle of its commit. Each new folder is found by its identity and swapped in if it is
+/// not in place yet, removals are finished, the lock gets the bytes the journal holds, and the
+/// staging dirs go. The caller holds the lockfile's advisory lock.
+pub fn recover(path: &Path, confinement: &Confinement) -> Option<Recovered> {
+    let bytes = std::fs::read(path).ok()?;
+    let mut recovered = Recovered::default();
+    let Ok(journal) = serde_json::from_slice::<Journal>(&bytes) else {
+        recovered
+            .problems
+            .push(format!("the journal `{}` cannot be read", path.display()));
+        let _ = std::fs::remove_file(path);
+        return Some(recovered);
     };
-    if let Err(err) = std::fs::rename(staged, target) {
-        if let Some(backup) = &backup {
-            let _ = std::fs::rename(backup, target);
-        }
-        return Err(InstallError::Write {
-            path: target.to_path_buf(),
-            source: err,
-        });
+    let mut dirs: Vec<Option<(AgentDir, String)>> = Vec::new();
+    for (dir, staging) in &journal.dirs {
+        let opened = confinement.open(dir, false).ok().flatten().map(|(a, _)| a);
+        dirs.push(opened.map(|agent| (agent, staging.clone())));
     }
-    Ok(backup)
+    for item in &journal.items {
+        let Some(Some((agent, staging))) = dirs.get(item.dir) else {
+            continue;
+        };
+        if crate::relpath::check_component(&item.name).is_err() || staging.is_empty() {
+            continue;
+        }
+        let handle = &agent.dir;
+        let staged = Path::new(staging).join(&item.name);
+        let target = Path::new(&item.name);
+        let at = agent.path.join(&item.name);
+        let id_of = |path: &Path| {
+            handle
+                .symlink_metadata(path)
+                .ok()
+                .and_then(|m| FileId::of(&m))
+        };
+        let outcome = match item.op {
+            Op::Remove => match (id_of(target), id_of(&staged)) {
+                (Some(_), None) => handle.rename(target, handle, &staged).map(|()| true),
+                _ => Ok(false),
+            },
+            Op::Place { id: Some(id) } if id_of(target) == Some(id) => Ok(false),
+            Op::Place { id: Some(id) } if id_of(&staged) == Some(id) => {
+                if id_of(target).is_none() {
+                    handle.rename(&staged, handle, target).map(|()| true)
+                } else {
+                    match exchange(handle, &staged, target) {
+                        Ok(true) => Ok(true),
+                        Ok(false) => handle
+                            .rename(target, handle, old_name(&staged))
+                            .and_then(|()| handle.rename(&staged, handle, target))
+                            .map(|()| true),
+                        Err(err) => Err(err),
+                    }
+                }
+            }
+            Op::Place { .. } => {
+                recovered.problems.push(format!(
+                    "`{}`: its new version is gone; left as it is",
+                    at.display()
+                ));
+                Ok(false)
+            }
+        };
+        match outcome {
+            Ok(true) => recovered.finished.push(at),
+            Ok(false) => {}
+            Err(err) => recovered
+                .problems
+                .push(format!("`{}`: {err}", at.display())),
+        }
+    }
+    if let Some((lock_path, bytes)) = &journal.lock {
+        match crate::fsutil::write_if_changed(lock_path, bytes.as_bytes()) {
+            Ok(written) => recovered.lock_written = written,
+            Err(err) => recovered
+                .problems
+                .push(format!("`{}`: {err}", lock_path.display())),
+        }
+    }
+    for (agent, staging) in dirs.iter().flatten() {
+        if !staging.is_empty() && staging.starts_with(TEMP_PREFIX) {
+            let _ = agent.dir.remove_dir_all(staging);
+        }
+    }
+    let _ = std::fs::remove_file(path);
+    Some(recovered)
 }
 
-fn undo(done: &[(PathBuf, Option<PathBuf>)]) {
-    for (target, backup) in done.iter().rev() {
-        remove_any(target);
-        if let Some(backup) = backup {
-            let _ = std::fs::rename(backup, target);
+/// Removes the staging, backup and trash folders that dead runs left in the agent dirs `dirs`
+/// (those of a run still alive are left alone); returns what was removed.
+pub fn sweep(dirs: &[PathBuf], confinement: &Confinement) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    for dir in dirs {
+        let Ok(Some((agent, _))) = confinement.open(dir, false) else {
+            continue;
+        };
+        let Ok(entries) = agent.dir.entries() else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            if is_leftover(&name) {
+                let gone = match entry.file_type() {
+                    Ok(kind) if kind.is_dir() => agent.dir.remove_dir_all(&name),
+                    _ => agent.dir.remove_file(&name),
+                };
+                if gone.is_ok() {
+                    removed.push(dir.join(&name));
+                }
+            }
         }
     }
+    removed
+}
+
+/// Whether `name` is a staging, backup, trash or temp entry of a run that is not alive.
+pub fn is_leftover(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(TEMP_PREFIX) else {
+        return false;
+    };
+    let Some((_, rest)) = rest.split_once('-') else {
+        return false;
+    };
+    // `staging-<pid>-…`, `old-<pid>-…`, `trash-<pid>-…`; a temp file (`tmp-…`) has no pid.
+    let pid = rest.split('-').next().and_then(|p| p.parse::<u32>().ok());
+    pid.is_none_or(|pid| !is_alive(pid))
+}
+
+#[cfg(unix)]
+fn is_alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    let Ok(raw) = i32::try_from(pid) else {
+        return false;
+    };
+    rustix::process::Pid::from_raw(raw).is_some_and(|pid| {
+        !matches!(
+            rustix::process::test_kill_process(pid),
+            Err(rustix::io::Errno::SRCH)
+        )
+    })
+}
+
+#[cfg(not(unix))]
+fn is_alive(pid: u32) -> bool {
+    pid == std::process::id()
 }
 
 /// Removes a file, a symlink or a folder tree, ignoring what is not there.
@@ -274,112 +775,247 @@ pub fn remove_any(path: &Path) {
     }
 }
 
-fn write_payload(dir: &Path, payload: &Payload) -> Result<(), InstallError> {
-    std::fs::create_dir_all(dir).map_err(write_error(dir))?;
+/// Writes `payload` as the folder `at` (relative to `agent`'s handle), files with their modes.
+fn write_payload(agent: &AgentDir, at: &Path, payload: &Payload) -> Result<(), InstallError> {
+    let failed = |rel: &Path| write_error_owned(agent.path.join(rel));
+    agent.dir.create_dir(at).map_err(failed(at))?;
+    let mut made: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+    let mut options = cap_std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
     for file in &payload.files {
-        let path = dir.join(&file.rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(write_error(parent))?;
+        let path = file.rel.to_path(at);
+        if let Some(parent) = path.parent()
+            && parent != at
+            && !made.contains(parent)
+        {
+            agent.dir.create_dir_all(parent).map_err(failed(parent))?;
+            made.insert(parent.to_path_buf());
         }
-        std::fs::write(&path, &file.bytes).map_err(write_error(&path))?;
-        set_mode(&path, file.executable)?;
+        let mut out = agent
+            .dir
+            .open_with(&path, &options)
+            .map_err(failed(&path))?
+            .into_std();
+        out.write_all(&file.bytes).map_err(failed(&path))?;
+        set_mode(&out, file.executable).map_err(failed(&path))?;
     }
     Ok(())
 }
 
+fn write_error_owned(path: PathBuf) -> impl FnOnce(std::io::Error) -> InstallError {
+    move |source| InstallError::Write { path, source }
+}
+
 #[cfg(unix)]
-fn set_mode(path: &Path, executable: bool) -> Result<(), InstallError> {
+fn set_mode(file: &std::fs::File, executable: bool) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let mode = if executable { 0o755 } else { 0o644 };
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(write_error(path))
+    file.set_permissions(std::fs::Permissions::from_mode(mode))
 }
 
 #[cfg(not(unix))]
-fn set_mode(_path: &Path, _executable: bool) -> Result<(), InstallError> {
+fn set_mode(_file: &std::fs::File, _executable: bool) -> std::io::Result<()> {
     Ok(())
 }
 
 #[cfg(unix)]
-fn make_link(target: &Path, at: &Path) -> Result<(), InstallError> {
-    std::os::unix::fs::symlink(target, at).map_err(write_error(at))
+fn make_link(
+    agent: &AgentDir,
+    target: &Path,
+    at: &Path,
+    _payload: &Payload,
+) -> Result<(), InstallError> {
+    agent
+        .dir
+        .symlink_contents(target, at)
+        .map_err(write_error_owned(agent.path.join(at)))
 }
 
 #[cfg(not(unix))]
-fn make_link(target: &Path, at: &Path) -> Result<(), InstallError> {
-    // No unprivileged symlinks everywhere: copy the canonical folder instead.
-    let source = at.parent().unwrap_or(Path::new(".")).join(target);
-    copy_tree(&source, at)
-}
-
-#[cfg(not(unix))]
-fn copy_tree(from: &Path, to: &Path) -> Result<(), InstallError> {
-    std::fs::create_dir_all(to).map_err(write_error(to))?;
-    for entry in std::fs::read_dir(from).map_err(write_error(from))? {
-        let entry = entry.map_err(write_error(from))?;
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target).map_err(write_error(&target))?;
-        }
-    }
-    Ok(())
+fn make_link(
+    agent: &AgentDir,
+    _target: &Path,
+    at: &Path,
+    payload: &Payload,
+) -> Result<(), InstallError> {
+    // No unprivileged symlinks everywhere: a copy instead.
+    write_payload(agent, at, payload)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::install::PayloadFile;
+    use crate::relpath::RelPath;
 
-    #[test]
-    fn transaction_commits_and_rolls_back() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("agent/skills");
-        let payload = Payload {
+    fn payload(text: &str) -> Payload {
+        Payload {
             files: vec![PayloadFile {
-                rel: "SKILL.md".into(),
-                bytes: b"new".to_vec(),
+                rel: RelPath::file("SKILL.md").unwrap(),
+                bytes: text.as_bytes().to_vec(),
                 executable: false,
             }],
             computed_hash: String::new(),
             notes: Vec::new(),
-        };
+        }
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn transaction_commits_and_rolls_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().to_path_buf();
+        let dir = root.join("agent/skills");
         std::fs::create_dir_all(dir.join("x")).unwrap();
         std::fs::write(dir.join("x/SKILL.md"), "old").unwrap();
         let placement = Placement {
             path: dir.join("x"),
             link: None,
         };
-        let mut tx = Transaction::default();
-        tx.stage(&placement, &payload).unwrap();
-        let committed = tx.commit().unwrap();
+        let mut tx = Transaction::new(Confinement::project(root.clone()), None);
+        assert!(!tx.in_place(&placement, &payload("new")).unwrap());
+        assert!(tx.in_place(&placement, &payload("old")).unwrap());
+        tx.stage(&placement, &payload("new")).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join("x/SKILL.md")).unwrap(),
+            "old",
+            "nothing visible before the commit"
+        );
+        let err = tx.stage(&placement, &payload("other")).unwrap_err();
+        assert!(matches!(err, InstallError::Shared { .. }), "{err}");
+        commit(tx, None, "installing").unwrap();
         assert_eq!(
             std::fs::read_to_string(dir.join("x/SKILL.md")).unwrap(),
             "new"
         );
-        committed.rollback();
-        assert_eq!(
-            std::fs::read_to_string(dir.join("x/SKILL.md")).unwrap(),
-            "old"
-        );
-        let names: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, ["x"], "no staging or backup left");
-        let mut tx = Transaction::default();
+        assert_eq!(names(&dir), ["x"], "no staging or backup left");
+
+        // A lock that cannot be written puts everything back.
+        let mut tx = Transaction::new(Confinement::project(root.clone()), None);
+        tx.stage(&placement, &payload("newer")).unwrap();
         tx.stage(
             &Placement {
-                path: tmp.path().join("fresh/skills/y"),
+                path: dir.join("y"),
                 link: None,
             },
-            &payload,
+            &payload("y"),
+        )
+        .unwrap();
+        let lock_path = root.join("no/such/dir/skills-lock.json");
+        std::fs::write(root.join("no"), "a file where a folder is needed").unwrap();
+        let err = commit(
+            tx,
+            Some((&Lock::new(crate::lock::LockKind::Project), &lock_path)),
+            "installing",
+        )
+        .unwrap_err();
+        assert!(matches!(err, TransactionError::Lock(_)), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("x/SKILL.md")).unwrap(),
+            "new"
+        );
+        assert_eq!(names(&dir), ["x"]);
+
+        let mut tx = Transaction::new(Confinement::project(root.clone()), None);
+        tx.stage(
+            &Placement {
+                path: root.join("fresh/skills/y"),
+                link: None,
+            },
+            &payload("y"),
         )
         .unwrap();
         tx.abort();
         assert!(
-            !tmp.path().join("fresh").exists(),
+            !root.join("fresh").exists(),
             "created dirs are removed again"
+        );
+    }
+
+    #[test]
+    fn a_journal_is_rolled_forward() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("p");
+        let dir = root.join("skills");
+        std::fs::create_dir_all(dir.join("a")).unwrap();
+        std::fs::write(dir.join("a/SKILL.md"), "old a").unwrap();
+        std::fs::create_dir_all(dir.join("gone")).unwrap();
+        let confinement = Confinement::project(root.clone());
+        let journal = tmp.path().join("j.journal");
+        let mut tx = Transaction::new(confinement.clone(), Some(journal.clone()));
+        for (name, text) in [("a", "new a"), ("b", "new b")] {
+            tx.stage(
+                &Placement {
+                    path: dir.join(name),
+                    link: None,
+                },
+                &payload(text),
+            )
+            .unwrap();
+        }
+        tx.remove(&dir.join("gone")).unwrap();
+        let lock_path = root.join("skills-lock.json");
+        let mut lock = Lock::new(crate::lock::LockKind::Project);
+        lock.extra.insert("marker".into(), serde_json::json!(1));
+        write_journal(&journal, &tx.journal(Some((&lock, &lock_path)))).unwrap();
+        // The run dies after the first swap.
+        apply_item(&tx.dirs[0], &tx.items[0]).unwrap();
+        std::mem::forget(tx);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("a/SKILL.md")).unwrap(),
+            "new a"
+        );
+        assert!(!dir.join("b").exists());
+        let recovered = recover(&journal, &confinement).unwrap();
+        assert!(recovered.problems.is_empty(), "{:?}", recovered.problems);
+        assert_eq!(recovered.finished.len(), 2);
+        assert!(recovered.lock_written);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("b/SKILL.md")).unwrap(),
+            "new b"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("a/SKILL.md")).unwrap(),
+            "new a"
+        );
+        assert_eq!(
+            names(&dir),
+            ["a", "b"],
+            "the removal finished, leftovers gone"
+        );
+        assert_eq!(std::fs::read(&lock_path).unwrap(), lock.to_bytes());
+        assert!(!journal.exists());
+        assert!(recover(&journal, &confinement).is_none());
+    }
+
+    #[test]
+    fn leftovers_of_dead_runs_are_swept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("skills");
+        std::fs::create_dir_all(dir.join(".skills-staging-999999999-ab/x")).unwrap();
+        std::fs::create_dir_all(dir.join(format!(".skills-staging-{}-cd", std::process::id())))
+            .unwrap();
+        std::fs::create_dir_all(dir.join(".skills-old-999999999-x")).unwrap();
+        std::fs::create_dir_all(dir.join("keep")).unwrap();
+        let removed = sweep(
+            std::slice::from_ref(&dir),
+            &Confinement::project(tmp.path().to_path_buf()),
+        );
+        assert_eq!(removed.len(), 2);
+        assert_eq!(
+            names(&dir),
+            [
+                format!(".skills-staging-{}-cd", std::process::id()),
+                "keep".into()
+            ]
         );
     }
 }

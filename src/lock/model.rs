@@ -8,8 +8,13 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::relpath::RelPath;
+
 use super::wire::{EntryWire, LockWire, sorted_codes, to_canonical_bytes, validate};
 use super::{LockError, LockKind};
+
+/// `relative/path` → `sha256:<hex>` of every file of an installed skill.
+pub type Files = BTreeMap<RelPath, String>;
 
 /// Where a skill came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -96,7 +101,7 @@ pub struct LockEntry {
     pub agents: Vec<String>,
     pub mode: Option<InstallMode>,
     /// `relative/path` → `sha256:<hex>` of every installed file.
-    pub files: BTreeMap<String, String>,
+    pub files: Files,
     /// Lint codes whose findings the install gate lets through for this skill (`--allow`), so
     /// that every machine that installs it decides the same.
     pub allow: Vec<String>,
@@ -208,7 +213,12 @@ impl Lock {
                         digest: e.digest.clone(),
                         agents: (!e.agents.is_empty()).then(|| e.agents.clone()),
                         mode: e.mode.map(|m| m.as_str().to_owned()),
-                        files: (!e.files.is_empty()).then(|| e.files.clone()),
+                        files: (!e.files.is_empty()).then(|| {
+                            e.files
+                                .iter()
+                                .map(|(k, v)| (k.to_string(), v.clone()))
+                                .collect()
+                        }),
                         allow: (!e.allow.is_empty()).then(|| sorted_codes(&e.allow)),
                         extra: e.extra.clone(),
                     };

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::LockKind;
 use super::model::{InstallMode, LockEntry, SourceType};
+use crate::relpath::RelPath;
 
 /// A lock as it is on disk (fields in the alphabetical order of their JSON names).
 #[derive(Debug, Serialize, Deserialize)]
@@ -87,7 +88,7 @@ pub enum EntryProblem {
     BadDigest(String),
     #[error("lists `{file}` with a digest that is not `sha256:<hex>`: `{digest}`")]
     BadFileDigest { file: String, digest: String },
-    #[error("lists an unsafe file path `{0}`")]
+    #[error("lists an unsafe file path `{}`", .0.escape_debug())]
     UnsafePath(String),
     #[error("has an `allow` entry that is not a rule code: `{0}`")]
     BadAllow(String),
@@ -135,9 +136,10 @@ pub(super) fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, En
     {
         return Err(EntryProblem::BadDigest(digest.clone()));
     }
-    let files = entry.files.unwrap_or_default();
-    if let Some((file, digest)) = files
+    if let Some((file, digest)) = entry
+        .files
         .iter()
+        .flatten()
         .find(|(_, d)| !d.strip_prefix("sha256:").is_some_and(|h| is_hex(h, 64)))
     {
         return Err(EntryProblem::BadFileDigest {
@@ -145,14 +147,12 @@ pub(super) fn validate(entry: EntryWire, kind: LockKind) -> Result<LockEntry, En
             digest: digest.clone(),
         });
     }
-    // Written as `fsutil::normal_rel` writes it, and not the root; a `\` is let through: a name
-    // character where install could write it.
-    let is_normal = |p: &String| {
-        let p = p.replace('\\', "_");
-        crate::fsutil::normal_rel(&p).is_ok_and(|normal| normal == p && !normal.is_empty())
-    };
-    if let Some(unsafe_path) = files.keys().find(|p| !is_normal(p)) {
-        return Err(EntryProblem::UnsafePath(unsafe_path.clone()));
+    // Every path a validated relative path, as install writes it: never the root, never `..`,
+    // `.git` or a name some system cannot hold.
+    let mut files = BTreeMap::new();
+    for (path, digest) in entry.files.unwrap_or_default() {
+        let rel = RelPath::file(&path).map_err(|_| EntryProblem::UnsafePath(path.clone()))?;
+        files.insert(rel, digest);
     }
     let mut allow = entry.allow.unwrap_or_default();
     if let Some(code) = allow

@@ -278,27 +278,48 @@ fn too_large(path: &Path) -> std::io::Error {
 /// matters when thousands of small files are read. `size`, when known, sizes the scratch buffer.
 /// Reading stops with an error past [`MAX_READ`].
 pub fn read_file(path: &Path, size: Option<u64>) -> std::io::Result<Vec<u8>> {
+    let file = open_nonblocking(path)?;
+    read_open(file, size, MAX_READ).map_err(|err| match err {
+        ReadOpen::TooLarge => too_large(path),
+        ReadOpen::Io(err) => err,
+    })
+}
+
+/// Why [`read_open`] stopped.
+#[derive(Debug)]
+pub enum ReadOpen {
+    /// More than the limit.
+    TooLarge,
+    Io(std::io::Error),
+}
+
+/// Reads the whole of an open file as [`read_file`] does, at most `limit` bytes (more is
+/// [`ReadOpen::TooLarge`], found before more than `limit + 1` bytes are held).
+pub fn read_open(
+    mut file: std::fs::File,
+    size: Option<u64>,
+    limit: u64,
+) -> Result<Vec<u8>, ReadOpen> {
     use std::cell::RefCell;
     use std::io::Read as _;
     thread_local! {
         static SCRATCH: RefCell<Vec<u8>> = RefCell::new(vec![0; 64 * 1024]);
     }
-    let limit = usize::try_from(MAX_READ).unwrap_or(usize::MAX);
-    let mut file = open_nonblocking(path)?;
+    let limit = usize::try_from(limit.min(MAX_READ)).unwrap_or(usize::MAX);
     SCRATCH.with_borrow_mut(|scratch| {
         let wanted = size
             .map_or(0, |s| usize::try_from(s).unwrap_or(0).saturating_add(1))
-            .min(limit + 1);
+            .min(limit.saturating_add(1));
         if scratch.len() < wanted {
             scratch.resize(wanted, 0);
         }
         let mut len = 0;
         let result = loop {
             if len > limit {
-                break Err(too_large(path));
+                break Err(ReadOpen::TooLarge);
             }
             if len == scratch.len() {
-                scratch.resize((len * 2).min(limit + 1), 0);
+                scratch.resize((len * 2).clamp(1, limit.saturating_add(1)), 0);
             }
             match file.read(&mut scratch[len..]) {
                 Ok(0) => break Ok(scratch[..len].to_vec()),
@@ -307,7 +328,7 @@ pub fn read_file(path: &Path, size: Option<u64>) -> std::io::Result<Vec<u8>> {
                 Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => {
                     break Ok(scratch[..len].to_vec());
                 }
-                Err(err) => break Err(err),
+                Err(err) => break Err(ReadOpen::Io(err)),
             }
         };
         // A one-off huge file should not pin its buffer for the rest of the run.

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::tree::{Kind, SourceTree, join};
 use crate::agents;
+use crate::relpath::RelPath;
 use crate::skill::files::is_searched;
 use crate::skill::name::folder_name;
 use crate::skill::{SKILL_MD, Skill};
@@ -28,8 +29,8 @@ const MAX_DEPTH: usize = 5;
 pub struct Offered {
     pub name: String,
     pub description: String,
-    /// Its folder inside the source (`""` for the root).
-    pub path: String,
+    /// Its folder inside the source (the root for a skill at the top).
+    pub path: RelPath,
     /// `metadata.internal: true`: listed only when asked for by name.
     pub internal: bool,
     /// `sha256:<hex>` of what a web index serves for it (v0.2 indexes).
@@ -51,25 +52,41 @@ pub struct Options {
     pub full_depth: bool,
 }
 
+/// Entries a search may look at in all: a source whose folders share subtrees, or that is
+/// simply enormous, is searched this far and no further (with a warning).
+const MAX_ENTRIES: usize = 200_000;
+
+/// The largest SKILL.md read while searching (a skill's own limits apply when it is installed).
+const MAX_SKILL_MD: u64 = 8 << 20;
+
 struct Search<'a> {
     tree: &'a dyn SourceTree,
     found: Discovery,
     seen_names: HashSet<String>,
-    seen_paths: HashSet<String>,
+    seen_paths: HashSet<RelPath>,
+    /// Folders already searched, by identity (a git tree reachable by several paths).
+    seen_folders: HashSet<[u8; 20]>,
     locked: HashSet<String>,
-    base: String,
+    base: RelPath,
+    /// Entries looked at so far.
+    visited: usize,
+    /// Names that cannot be paths, said once each.
+    refused: HashSet<String>,
 }
 
-/// Finds the skills of `tree` below `subpath`.
-pub fn discover(tree: &dyn SourceTree, subpath: &str, options: Options) -> Discovery {
-    let base = subpath.trim_matches('/').to_owned();
+/// Finds the skills of `tree` below `base`.
+pub fn discover(tree: &dyn SourceTree, base: &RelPath, options: Options) -> Discovery {
+    let base = base.clone();
     let mut search = Search {
         tree,
         found: Discovery::default(),
         seen_names: HashSet::new(),
         seen_paths: HashSet::new(),
+        seen_folders: HashSet::new(),
         locked: locked_names(tree, &base),
         base: base.clone(),
+        visited: 0,
+        refused: HashSet::new(),
     };
     if search.has_skill_md(&base) {
         search.found.searched.push(shown(&base));
@@ -78,17 +95,19 @@ pub fn discover(tree: &dyn SourceTree, subpath: &str, options: Options) -> Disco
             return search.found;
         }
     }
-    let mut priority: Vec<(String, usize)> = vec![(base.clone(), 1)];
-    for dir in [
+    let mut priority: Vec<(RelPath, usize)> = vec![(base.clone(), 1)];
+    let known = [
         "skills",
         "skills/.curated",
         "skills/.experimental",
         "skills/.system",
-    ] {
-        priority.push((join(&base, dir), 3));
-    }
-    for dir in agents::project_dirs() {
-        let dir = join(&base, dir);
+    ]
+    .into_iter()
+    .chain(agents::project_dirs());
+    for dir in known {
+        let Some(dir) = RelPath::new(&join(base.as_str(), dir)).ok() else {
+            continue;
+        };
         if !priority.iter().any(|(d, _)| *d == dir) {
             priority.push((dir, 3));
         }
@@ -112,41 +131,71 @@ pub fn discover(tree: &dyn SourceTree, subpath: &str, options: Options) -> Disco
             "{} (recursively, {MAX_DEPTH} levels)",
             shown(&base)
         ));
+        search.seen_folders.clear();
         search.recursive(&base, 0);
+    }
+    if search.visited > MAX_ENTRIES {
+        search.found.warnings.push(format!(
+            "stopped searching after {MAX_ENTRIES} entries: the source is too large to search whole; name the folder of the skills (`owner/repo/path`)"
+        ));
     }
     search.found
 }
 
-fn shown(path: &str) -> String {
-    if path.is_empty() {
+fn shown(path: &RelPath) -> String {
+    if path.is_root() {
         "the source root".to_owned()
     } else {
         format!("`{path}`")
     }
 }
 
+/// `dir/SKILL.md`.
+fn skill_md(dir: &RelPath) -> Option<RelPath> {
+    dir.join(SKILL_MD).ok()
+}
+
 impl Search<'_> {
-    fn has_skill_md(&self, dir: &str) -> bool {
+    fn has_skill_md(&self, dir: &RelPath) -> bool {
         matches!(
-            self.tree.kind(&join(dir, SKILL_MD)),
+            skill_md(dir).and_then(|file| self.tree.kind(&file)),
             Some(Kind::File { .. })
         )
     }
 
-    /// Children of `dir` that are folders (symlinked folders are not followed in sources).
-    fn subdirs(&self, dir: &str) -> Vec<String> {
-        self.tree
-            .list(dir)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|e| e.kind == Kind::Dir)
-            .map(|e| e.name)
-            .collect()
+    /// Children of `dir` that are folders (symlinked folders are not followed in sources), as
+    /// paths; a name that cannot be a path is left out and said once. Empty past the budget,
+    /// and for a folder already searched by another path.
+    fn subdirs(&mut self, dir: &RelPath) -> Vec<(String, RelPath)> {
+        if self.visited > MAX_ENTRIES {
+            return Vec::new();
+        }
+        if let Some(id) = self.tree.folder_id(dir)
+            && !self.seen_folders.insert(id)
+        {
+            return Vec::new();
+        }
+        let entries = self.tree.list(dir).unwrap_or_default();
+        self.visited += entries.len();
+        let mut out = Vec::new();
+        for entry in entries.into_iter().filter(|e| e.kind == Kind::Dir) {
+            match dir.join(&entry.name) {
+                Ok(child) => out.push((entry.name, child)),
+                Err(err) => {
+                    if crate::relpath::is_dot_git(&entry.name) {
+                        continue;
+                    }
+                    if self.refused.insert(err.path.clone()) {
+                        self.found.warnings.push(format!("skipped a folder: {err}"));
+                    }
+                }
+            }
+        }
+        out
     }
 
-    fn walk(&mut self, dir: &str, max_depth: usize, depth: usize) {
-        for name in self.subdirs(dir) {
-            let child = join(dir, &name);
+    fn walk(&mut self, dir: &RelPath, max_depth: usize, depth: usize) {
+        for (name, child) in self.subdirs(dir) {
             if self.has_skill_md(&child) {
                 self.add(&child);
                 continue;
@@ -157,27 +206,29 @@ impl Search<'_> {
         }
     }
 
-    fn recursive(&mut self, dir: &str, depth: usize) {
+    fn recursive(&mut self, dir: &RelPath, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
         if self.has_skill_md(dir) {
             self.add(dir);
         }
-        for name in self.subdirs(dir) {
+        for (name, child) in self.subdirs(dir) {
             if is_searched(&name) {
-                self.recursive(&join(dir, &name), depth + 1);
+                self.recursive(&child, depth + 1);
             }
         }
     }
 
-    fn add(&mut self, dir: &str) {
-        if !self.seen_paths.insert(dir.to_owned()) {
+    fn add(&mut self, dir: &RelPath) {
+        if !self.seen_paths.insert(dir.clone()) {
             return;
         }
-        let file = join(dir, SKILL_MD);
+        let Some(file) = skill_md(dir) else {
+            return;
+        };
         let shown_file = format!("`{file}`");
-        let bytes = match self.tree.read(&file) {
+        let bytes = match self.tree.read(&file, MAX_SKILL_MD) {
             Ok(bytes) => bytes,
             Err(err) => {
                 self.found
@@ -187,8 +238,8 @@ impl Search<'_> {
             }
         };
         let skill = match Skill::parse(
-            std::path::Path::new(dir),
-            std::path::Path::new(&file),
+            std::path::Path::new(dir.as_str()),
+            std::path::Path::new(file.as_str()),
             bytes,
         ) {
             Ok(skill) => skill,
@@ -220,10 +271,10 @@ impl Search<'_> {
             let by = first.map_or_else(
                 || "the source root".to_owned(),
                 |s| {
-                    if s.path.is_empty() {
+                    if s.path.is_root() {
                         "the source root".to_owned()
                     } else {
-                        s.path.clone()
+                        s.path.to_string()
                     }
                 },
             );
@@ -242,21 +293,19 @@ impl Search<'_> {
         self.found.skills.push(Offered {
             name,
             description,
-            path: dir.to_owned(),
+            path: dir.clone(),
             internal: skill.is_internal(),
             digest: None,
         });
     }
 
     /// A skill in one of the source's own agent dirs that its own lock lists was installed there.
-    fn is_installed_copy(&self, dir: &str, name: &str) -> bool {
+    fn is_installed_copy(&self, dir: &RelPath, name: &str) -> bool {
         if self.locked.is_empty() {
             return false;
         }
-        let relative = dir
-            .strip_prefix(&self.base)
-            .unwrap_or(dir)
-            .trim_start_matches('/');
+        let relative = dir.strip_prefix(&self.base).unwrap_or_else(|| dir.clone());
+        let relative = relative.as_str();
         let in_agent_dir = agents::project_dirs().iter().any(|d| {
             relative
                 .strip_prefix(d)
@@ -268,8 +317,12 @@ impl Search<'_> {
 }
 
 /// Names in the source's own `skills-lock.json`, if it has one.
-fn locked_names(tree: &dyn SourceTree, base: &str) -> HashSet<String> {
-    let Ok(bytes) = tree.read(&join(base, crate::lock::PROJECT_LOCK)) else {
+fn locked_names(tree: &dyn SourceTree, base: &RelPath) -> HashSet<String> {
+    let Some(Ok(bytes)) = base
+        .join(crate::lock::PROJECT_LOCK)
+        .ok()
+        .map(|file| tree.read(&file, MAX_SKILL_MD))
+    else {
         return HashSet::new();
     };
     let Ok(value) = serde_json::from_slice::<Value>(&bytes) else {
@@ -301,8 +354,17 @@ fn plugin_path(base: &str, path: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
-/// Folders named by `.claude-plugin/marketplace.json` and `.claude-plugin/plugin.json`.
-fn plugin_dirs(tree: &dyn SourceTree, base: &str) -> Vec<String> {
+/// Folders named by `.claude-plugin/marketplace.json` and `.claude-plugin/plugin.json`, as
+/// paths (a named folder that cannot be one is left out).
+fn plugin_dirs(tree: &dyn SourceTree, base: &RelPath) -> Vec<RelPath> {
+    plugin_dir_names(tree, base.as_str())
+        .iter()
+        .filter_map(|dir| RelPath::new(dir).ok())
+        .collect()
+}
+
+/// The folders of [`plugin_dirs`], as the manifests name them.
+fn plugin_dir_names(tree: &dyn SourceTree, base: &str) -> Vec<String> {
     let mut dirs = Vec::new();
     let mut add_plugin = |plugin_base: &str, skills: Option<&Value>| {
         for skill in skills.and_then(Value::as_array).into_iter().flatten() {
@@ -317,7 +379,8 @@ fn plugin_dirs(tree: &dyn SourceTree, base: &str) -> Vec<String> {
         dirs.push(join(plugin_base, "skills"));
     };
     let read = |file: &str| -> Option<Value> {
-        serde_json::from_slice(&tree.read(&join(base, file)).ok()?).ok()
+        let path = RelPath::new(&join(base, file)).ok()?;
+        serde_json::from_slice(&tree.read(&path, MAX_SKILL_MD).ok()?).ok()
     };
     if let Some(manifest) = read(".claude-plugin/marketplace.json") {
         let root = manifest["metadata"]["pluginRoot"].as_str();
@@ -359,6 +422,10 @@ mod tests {
         .unwrap();
     }
 
+    fn local(root: &std::path::Path) -> LocalTree {
+        LocalTree::open(root.to_path_buf()).unwrap()
+    }
+
     fn names(d: &Discovery) -> Vec<&str> {
         d.skills.iter().map(|s| s.name.as_str()).collect()
     }
@@ -375,13 +442,9 @@ mod tests {
         skill(r, "deep/x/y/z/e", "e");
         std::fs::create_dir_all(r.join(".claude-plugin")).unwrap();
         std::fs::write(r.join(".claude-plugin/marketplace.json"), r#"{"plugins": [{"name": "p", "source": "./plugins/p"}, {"name": "bad", "source": "../outside"}]}"#).unwrap();
-        let d = discover(&LocalTree { root: r.into() }, "", Options::default());
+        let d = discover(&local(r), &RelPath::ROOT, Options::default());
         assert_eq!(names(&d), ["top", "a", "b", "c", "d"], "{:?}", d.warnings);
-        let d = discover(
-            &LocalTree { root: r.into() },
-            "",
-            Options { full_depth: true },
-        );
+        let d = discover(&local(r), &RelPath::ROOT, Options { full_depth: true });
         assert_eq!(names(&d), ["top", "a", "b", "c", "d", "e"]);
     }
 
@@ -391,14 +454,10 @@ mod tests {
         let r = tmp.path();
         skill(r, "", "root");
         skill(r, "skills/inner", "inner");
-        let d = discover(&LocalTree { root: r.into() }, "", Options::default());
+        let d = discover(&local(r), &RelPath::ROOT, Options::default());
         assert_eq!(names(&d), ["root"]);
         skill(r, "skills/again", "inner");
-        let d = discover(
-            &LocalTree { root: r.into() },
-            "",
-            Options { full_depth: true },
-        );
+        let d = discover(&local(r), &RelPath::ROOT, Options { full_depth: true });
         assert_eq!(names(&d), ["root", "inner"]);
         assert!(
             d.warnings
@@ -417,7 +476,7 @@ mod tests {
         skill(r, "a/b/c/deep", "deep");
         skill(r, "node_modules/x/y", "ignored");
         skill(r, "a/b/c/d/e/f/too-deep", "too-deep");
-        let d = discover(&LocalTree { root: r.into() }, "", Options::default());
+        let d = discover(&local(r), &RelPath::ROOT, Options::default());
         assert_eq!(names(&d), ["deep"]);
         assert!(d.searched.iter().any(|s| s.contains("recursively")));
     }

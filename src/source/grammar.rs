@@ -408,23 +408,27 @@ fn check_ref(git_ref: &str, input: &str) -> Result<String, SourceError> {
 
 /// Checks the raw and the percent-decoded text, since either may reach the file system.
 fn clean_subpath(raw: &str, input: &str) -> Result<Option<String>, SourceError> {
-    use crate::fsutil::{UnsafePath, normal_rel};
-    // A URL's path may repeat or lead with `/`; what follows is held to the one normaliser's
-    // rules, as written and percent-decoded.
+    use crate::relpath::{RelPath, Why};
+    // A URL's path may repeat or lead with `/`; what follows is held to the rules of every
+    // relative path from outside, as written and percent-decoded.
     let raw = raw.trim_start_matches('/');
     let decoded = percent_decode(raw);
     for text in [raw, decoded.as_str()] {
-        let reason = match normal_rel(text.trim_start_matches('/')) {
+        let reason = match RelPath::normalize(text.trim_start_matches('/')) {
             Ok(_) => continue,
-            Err(UnsafePath::Climbs) => "`..` is not allowed",
-            Err(UnsafePath::Backslash) => "backslashes are not allowed",
-            Err(UnsafePath::Nul) => "NUL is not allowed",
-            Err(UnsafePath::Absolute) => "a drive is not allowed",
+            Err(err) => match err.why {
+                Why::Climbs => "`..` is not allowed",
+                Why::Backslash => "backslashes are not allowed",
+                Why::Nul => "NUL is not allowed",
+                Why::Absolute => "a drive is not allowed",
+                Why::Git => "`.git` is not allowed",
+                _ => "a name in it is not a portable file name",
+            },
         };
         return Err(SourceError::UnsafeSubpath(input.to_owned(), reason));
     }
-    let normal = normal_rel(raw).unwrap_or_default();
-    Ok((!normal.is_empty()).then_some(normal))
+    let normal = RelPath::normalize(raw).unwrap_or_default();
+    Ok((!normal.is_root()).then(|| normal.to_string()))
 }
 
 /// `%XX` escapes decoded; a stray `%` and bytes that are not UTF-8 are kept as they come.
@@ -922,10 +926,12 @@ mod tests {
                 .contains("a drive is not allowed")
         );
         assert_eq!(
-            clean_subpath("a:b//./c/", "x").unwrap().as_deref(),
-            Some("a:b/c"),
-            "a name, not a drive"
+            clean_subpath("ab//./c/", "x").unwrap().as_deref(),
+            Some("ab/c")
         );
+        // A name Windows cannot hold is refused everywhere: a lock must install on every system.
+        assert!(clean_subpath("ab:c", "x").is_err());
+        assert!(clean_subpath("x/.git/hooks", "x").is_err());
         assert!(err("nope").hint().is_some_and(|h| h.contains("owner/repo")));
         assert!(err("ext::x").to_string().contains("`ext::x`"));
     }

@@ -21,6 +21,7 @@ use super::grammar::{Provider, Selector, Source, SourceEnv, SourceError, WebKind
 use super::tree::{LocalTree, SourceTree};
 use super::web::{self, WebError};
 use crate::lock::{LockEntry, SourceType};
+use crate::relpath::RelPath;
 
 /// What the lockfile records about where skills came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,7 +100,7 @@ pub struct Request {
     /// What the lock records; opening fills in the commit read and a download's digest.
     pub origin: Origin,
     /// Where to search inside the tree (`""` for its root).
-    pub base: String,
+    pub base: RelPath,
     /// `@skill` from the source string.
     pub skill: Option<String>,
 }
@@ -123,7 +124,7 @@ impl Request {
                 commit: None,
                 digest: None,
             },
-            base: String::new(),
+            base: RelPath::ROOT,
             skill: None,
         })
     }
@@ -149,7 +150,7 @@ impl Request {
 pub struct Opened {
     pub tree: Rc<dyn SourceTree>,
     /// Where to search inside the tree (`""` for its root).
-    pub base: String,
+    pub base: RelPath,
     /// What the lock records, with the commit read (git) and the download's digest (web).
     pub origin: Origin,
     /// `@skill` from the source string.
@@ -191,22 +192,23 @@ impl Opened {
         &self,
         skill_path: Option<&str>,
         name: &str,
-    ) -> Result<Option<String>, OpenError> {
+    ) -> Result<Option<RelPath>, OpenError> {
         let tree = self.tree.as_ref();
         if let Some(path) = skill_path {
-            let path = crate::fsutil::normal_rel(path)
-                .map_err(|_| OpenError::SkillPathLeaves(path.to_owned()))?;
-            let path = path.as_str();
-            let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
-            if tree.kind(path).is_some()
-                && tree
-                    .kind(&super::tree::join(dir, crate::skill::SKILL_MD))
-                    .is_some()
+            let path = RelPath::normalize(path)
+                .ok()
+                .filter(|p| !p.is_root())
+                .ok_or_else(|| OpenError::SkillPathLeaves(path.to_owned()))?;
+            let dir = path.parent();
+            if tree.kind(&path).is_some()
+                && dir
+                    .join(crate::skill::SKILL_MD)
+                    .is_ok_and(|file| tree.kind(&file).is_some())
             {
-                return Ok(Some(dir.to_owned()));
+                return Ok(Some(dir));
             }
         }
-        let found = discover::discover(tree, "", Options { full_depth: true });
+        let found = discover::discover(tree, &RelPath::ROOT, Options { full_depth: true });
         Ok(found
             .skills
             .into_iter()
@@ -345,7 +347,7 @@ impl Sources {
                     },
                     location: Location::Folder(root),
                     want: Want::Head,
-                    base: String::new(),
+                    base: RelPath::ROOT,
                     skill: None,
                 })
             }
@@ -374,7 +376,17 @@ impl Sources {
                         commit: None,
                         digest: None,
                     },
-                    base: subpath.unwrap_or_default(),
+                    base: subpath
+                        .as_deref()
+                        .map(RelPath::normalize)
+                        .transpose()
+                        .map_err(|err| {
+                            OpenError::Source(SourceError::UnsafeSubpath(
+                                err.path.clone(),
+                                "it is not a safe relative path",
+                            ))
+                        })?
+                        .unwrap_or_default(),
                     skill: git_source.skill.clone(),
                 })
             }
@@ -392,7 +404,7 @@ impl Sources {
                     commit: None,
                     digest: None,
                 },
-                base: String::new(),
+                base: RelPath::ROOT,
                 skill: None,
             }),
         }
@@ -420,7 +432,10 @@ impl Sources {
                 if !path.is_dir() {
                     return Err(OpenError::NotAFolder(path.clone()));
                 }
-                Rc::new(LocalTree { root: path.clone() })
+                Rc::new(
+                    LocalTree::open(path.clone())
+                        .map_err(|_| OpenError::NotAFolder(path.clone()))?,
+                )
             }
             Location::Git(url) => {
                 let commit = self.tip(request)?.unwrap_or_default();

@@ -1,11 +1,18 @@
 //! Read-only views of a source: a local folder or a git tree read straight from the object
 //! database (no work tree, no temp clone).
 //!
-//! Paths are `/`-separated and relative to the source root (`""` is the root). Entries come
-//! sorted by name. Nothing here follows a symlink: callers decide what a link may mean.
+//! Paths are [`RelPath`]s relative to the source root (the root is [`RelPath::ROOT`]); entry
+//! names are given as the tree has them, and a walker turns one into a path only through
+//! [`RelPath::join`], which refuses `..`, `.git` and the other names no writer may see. Entries
+//! come sorted by name. Nothing here follows a symlink on its own: callers decide what a link may
+//! mean. A local folder is read through a directory handle ([`cap_std`]), so that no link on the
+//! way to a file can lead out of it; a git blob's size is read from its object header before
+//! any of its bytes, so a huge blob is refused without being inflated.
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use crate::relpath::RelPath;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -22,25 +29,52 @@ pub enum Kind {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
+    /// The name as the tree has it: not validated (see [`RelPath::join`]).
     pub name: String,
     pub kind: Kind,
+}
+
+/// A file over the limit given to [`SourceTree::read`], carried inside the `io::Error`.
+#[derive(Debug, thiserror::Error)]
+#[error("{size} bytes, over the limit of {limit}")]
+pub struct TooLarge {
+    pub size: u64,
+    pub limit: u64,
+}
+
+impl TooLarge {
+    pub fn error(size: u64, limit: u64) -> io::Error {
+        io::Error::new(io::ErrorKind::FileTooLarge, TooLarge { size, limit })
+    }
+
+    /// The [`TooLarge`] inside `err`, if that is what it is.
+    pub fn of(err: &io::Error) -> Option<&TooLarge> {
+        err.get_ref().and_then(|inner| inner.downcast_ref())
+    }
 }
 
 /// A source's files, wherever they are.
 pub trait SourceTree {
     /// The entries of the folder at `path`, sorted by name.
-    fn list(&self, path: &str) -> io::Result<Vec<Entry>>;
-    /// The bytes of the file at `path`.
-    fn read(&self, path: &str) -> io::Result<Vec<u8>>;
+    fn list(&self, path: &RelPath) -> io::Result<Vec<Entry>>;
+    /// The bytes of the file at `path`; a file over `limit` bytes is a [`TooLarge`] error,
+    /// found before its bytes are read where the tree can tell.
+    fn read(&self, path: &RelPath, limit: u64) -> io::Result<Vec<u8>>;
     /// The target of the symlink at `path`, as stored.
-    fn read_link(&self, path: &str) -> io::Result<String>;
+    fn read_link(&self, path: &RelPath) -> io::Result<String>;
     /// What is at `path`, if anything.
-    fn kind(&self, path: &str) -> Option<Kind>;
+    fn kind(&self, path: &RelPath) -> Option<Kind>;
     /// Where the tree is, for messages (a folder, or `URL@commit`).
     fn describe(&self) -> String;
+    /// An identity of the folder at `path` shared by every path that holds the same folder
+    /// (a git tree object id), so that a search visits a shared subtree once; `None` where
+    /// paths cannot share folders.
+    fn folder_id(&self, _path: &RelPath) -> Option<[u8; 20]> {
+        None
+    }
 }
 
-/// Joins a tree path and a name.
+/// Joins a tree path and a name, for messages and for paths of this program's own making.
 pub fn join(dir: &str, name: &str) -> String {
     if dir.is_empty() {
         name.to_owned()
@@ -49,22 +83,36 @@ pub fn join(dir: &str, name: &str) -> String {
     }
 }
 
-/// A folder on this machine.
+/// A folder on this machine, read through a handle: a link on the way to a file may lead
+/// anywhere inside the folder, and nowhere outside it.
 pub struct LocalTree {
-    pub root: PathBuf,
+    root: PathBuf,
+    dir: cap_std::fs::Dir,
 }
 
 impl LocalTree {
-    fn path(&self, rel: &str) -> PathBuf {
-        if rel.is_empty() {
-            self.root.clone()
-        } else {
-            self.root.join(rel)
-        }
+    /// Opens the folder `root`.
+    pub fn open(root: PathBuf) -> io::Result<LocalTree> {
+        let dir = cap_std::fs::Dir::open_ambient_dir(&root, cap_std::ambient_authority())?;
+        Ok(LocalTree { root, dir })
+    }
+
+    /// The folder `root` already opened as `dir` (a handle beneath another).
+    pub fn from_dir(root: PathBuf, dir: cap_std::fs::Dir) -> LocalTree {
+        LocalTree { root, dir }
+    }
+
+    pub fn root(&self) -> &std::path::Path {
+        &self.root
+    }
+
+    /// `path` for the handle: `.` for the root.
+    fn rel(path: &RelPath) -> &str {
+        if path.is_root() { "." } else { path.as_str() }
     }
 }
 
-fn kind_of(meta: &std::fs::Metadata) -> Kind {
+fn kind_of(meta: &cap_std::fs::Metadata) -> Kind {
     let file_type = meta.file_type();
     if file_type.is_symlink() {
         Kind::Symlink
@@ -80,21 +128,20 @@ fn kind_of(meta: &std::fs::Metadata) -> Kind {
 }
 
 #[cfg(unix)]
-fn is_executable(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
+fn is_executable(meta: &cap_std::fs::Metadata) -> bool {
+    use cap_std::fs::PermissionsExt;
     meta.permissions().mode() & 0o111 != 0
 }
 
 #[cfg(not(unix))]
-fn is_executable(_meta: &std::fs::Metadata) -> bool {
+fn is_executable(_meta: &cap_std::fs::Metadata) -> bool {
     false
 }
 
 impl SourceTree for LocalTree {
-    fn list(&self, path: &str) -> io::Result<Vec<Entry>> {
-        let dir = self.path(path);
+    fn list(&self, path: &RelPath) -> io::Result<Vec<Entry>> {
         let mut entries = Vec::new();
-        for entry in std::fs::read_dir(&dir)? {
+        for entry in self.dir.read_dir(Self::rel(path))? {
             let entry = entry?;
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
@@ -114,18 +161,37 @@ impl SourceTree for LocalTree {
         Ok(entries)
     }
 
-    fn read(&self, path: &str) -> io::Result<Vec<u8>> {
-        crate::skill::read_file(&self.path(path), None)
+    fn read(&self, path: &RelPath, limit: u64) -> io::Result<Vec<u8>> {
+        let mut options = cap_std::fs::OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        {
+            // A FIFO must not block the run.
+            use cap_std::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NONBLOCK);
+        }
+        let file = self.dir.open_with(Self::rel(path), &options)?.into_std();
+        let size = file.metadata()?.len();
+        if size > limit {
+            return Err(TooLarge::error(size, limit));
+        }
+        crate::skill::read_open(file, Some(size), limit).map_err(|err| match err {
+            crate::skill::ReadOpen::TooLarge => TooLarge::error(limit.saturating_add(1), limit),
+            crate::skill::ReadOpen::Io(err) => err,
+        })
     }
 
-    fn read_link(&self, path: &str) -> io::Result<String> {
-        Ok(std::fs::read_link(self.path(path))?
+    fn read_link(&self, path: &RelPath) -> io::Result<String> {
+        Ok(self
+            .dir
+            .read_link_contents(Self::rel(path))?
             .to_string_lossy()
             .into_owned())
     }
 
-    fn kind(&self, path: &str) -> Option<Kind> {
-        std::fs::symlink_metadata(self.path(path))
+    fn kind(&self, path: &RelPath) -> Option<Kind> {
+        self.dir
+            .symlink_metadata(Self::rel(path))
             .ok()
             .map(|meta| kind_of(&meta))
     }
@@ -164,32 +230,51 @@ fn git_kind(mode: i32) -> Kind {
 }
 
 impl GitTree {
-    /// The tree object at `path`.
-    fn subtree(&self, path: &str) -> io::Result<git2::Tree<'_>> {
-        let root = self.repo.find_tree(self.tree).map_err(|e| git_error(&e))?;
-        if path.is_empty() {
-            return Ok(root);
+    /// The id and file mode of what is at `path` (the root tree for the root).
+    fn entry(&self, path: &RelPath) -> io::Result<(git2::Oid, i32)> {
+        if path.is_root() {
+            return Ok((self.tree, 0o040_000));
         }
-        let entry = root.get_path(Path::new(path)).map_err(|e| git_error(&e))?;
-        if entry.kind() != Some(git2::ObjectType::Tree) {
+        let root = self.repo.find_tree(self.tree).map_err(|e| git_error(&e))?;
+        let entry = root
+            .get_path(std::path::Path::new(path.as_str()))
+            .map_err(|e| git_error(&e))?;
+        Ok((entry.id(), entry.filemode()))
+    }
+
+    /// The tree object at `path`.
+    fn subtree(&self, path: &RelPath) -> io::Result<git2::Tree<'_>> {
+        let (id, mode) = self.entry(path)?;
+        if git_kind(mode) != Kind::Dir {
             return Err(io::Error::new(
                 io::ErrorKind::NotADirectory,
                 format!("`{path}` is not a folder"),
             ));
         }
-        self.repo.find_tree(entry.id()).map_err(|e| git_error(&e))
+        self.repo.find_tree(id).map_err(|e| git_error(&e))
     }
 
-    fn blob(&self, path: &str) -> io::Result<Vec<u8>> {
-        let root = self.repo.find_tree(self.tree).map_err(|e| git_error(&e))?;
-        let entry = root.get_path(Path::new(path)).map_err(|e| git_error(&e))?;
-        let blob = self.repo.find_blob(entry.id()).map_err(|e| git_error(&e))?;
+    /// The bytes of the blob at `path`, its size taken from the object header first.
+    fn blob(&self, path: &RelPath, limit: u64) -> io::Result<Vec<u8>> {
+        let (id, _) = self.entry(path)?;
+        let odb = self.repo.odb().map_err(|e| git_error(&e))?;
+        let (size, kind) = odb.read_header(id).map_err(|e| git_error(&e))?;
+        if kind != git2::ObjectType::Blob {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("`{path}` is not a file"),
+            ));
+        }
+        if size as u64 > limit {
+            return Err(TooLarge::error(size as u64, limit));
+        }
+        let blob = self.repo.find_blob(id).map_err(|e| git_error(&e))?;
         Ok(blob.content().to_vec())
     }
 }
 
 impl SourceTree for GitTree {
-    fn list(&self, path: &str) -> io::Result<Vec<Entry>> {
+    fn list(&self, path: &RelPath) -> io::Result<Vec<Entry>> {
         let tree = self.subtree(path)?;
         let mut entries: Vec<Entry> = tree
             .iter()
@@ -205,24 +290,27 @@ impl SourceTree for GitTree {
         Ok(entries)
     }
 
-    fn read(&self, path: &str) -> io::Result<Vec<u8>> {
-        self.blob(path)
+    fn read(&self, path: &RelPath, limit: u64) -> io::Result<Vec<u8>> {
+        self.blob(path, limit)
     }
 
-    fn read_link(&self, path: &str) -> io::Result<String> {
-        Ok(String::from_utf8_lossy(&self.blob(path)?).into_owned())
+    fn read_link(&self, path: &RelPath) -> io::Result<String> {
+        // A link's text is a path: 4 KiB is more than any system takes.
+        Ok(String::from_utf8_lossy(&self.blob(path, 4096)?).into_owned())
     }
 
-    fn kind(&self, path: &str) -> Option<Kind> {
-        if path.is_empty() {
-            return Some(Kind::Dir);
-        }
-        let root = self.repo.find_tree(self.tree).ok()?;
-        let entry = root.get_path(Path::new(path)).ok()?;
-        Some(git_kind(entry.filemode()))
+    fn kind(&self, path: &RelPath) -> Option<Kind> {
+        self.entry(path).ok().map(|(_, mode)| git_kind(mode))
     }
 
     fn describe(&self) -> String {
         self.label.clone()
+    }
+
+    fn folder_id(&self, path: &RelPath) -> Option<[u8; 20]> {
+        let (id, mode) = self.entry(path).ok()?;
+        (git_kind(mode) == Kind::Dir)
+            .then(|| id.as_bytes().try_into().ok())
+            .flatten()
     }
 }

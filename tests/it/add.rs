@@ -532,7 +532,7 @@ fn conflicts_need_force() {
         .command()
         .args(["add", "--skill", "pdf-forms", "-a", "claude-code", "-y"])
         .arg(&source));
-    assert_eq!(output.code, 2);
+    assert_eq!(output.code, 1, "the answer is no");
     snapshot_output!(context, output);
     assert_eq!(
         std::fs::read_to_string(context.project.join(".claude/skills/pdf-forms/SKILL.md")).unwrap(),
@@ -559,7 +559,7 @@ fn conflicts_need_force() {
         .command()
         .args(["add", "--skill", "pdf-forms", "-a", "claude-code", "-y"])
         .arg(&other));
-    assert_eq!(output.code, 2);
+    assert_eq!(output.code, 1);
     snapshot_output!(context, output);
 }
 

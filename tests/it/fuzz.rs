@@ -155,7 +155,7 @@ proptest! {
     fn gate_never_panics(skill_md in frontmatterish(), script in frontmatterish(), other in any::<Vec<u8>>(), rel in "[a-zA-Z0-9._/-]{1,24}") {
         let files = [("SKILL.md", skill_md.into_bytes()), ("scripts/run.sh", script.into_bytes()), (rel.as_str(), other)];
         let payload = skills::install::Payload {
-            files: files.into_iter().map(|(rel, bytes)| skills::install::PayloadFile { rel: rel.to_owned(), bytes, executable: true }).collect(),
+            files: files.into_iter().filter_map(|(rel, bytes)| Some(skills::install::PayloadFile { rel: skills::relpath::RelPath::file(rel).ok()?, bytes, executable: true })).collect(),
             computed_hash: String::new(),
             notes: Vec::new(),
         };

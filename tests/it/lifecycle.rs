@@ -292,8 +292,15 @@ fn manifest_check_names_tampered_missing_and_untracked_files() {
     assert_eq!(csv["missing"], json!(["scripts/convert.py"]));
     assert_eq!(csv["untracked"], json!(["extra.txt"]));
 
-    // `update` will not overwrite the edits without --force; `install` restores the lock's bytes.
-    let output = skills(&context, &remote, &["install"]);
+    // Neither `install` nor `install --frozen` overwrites the edits: they name them and say no;
+    // `--force` restores the lock's bytes.
+    for args in [&["install"][..], &["install", "--frozen"]] {
+        let output = skills(&context, &remote, args);
+        assert_eq!(output.code, 1, "{}", output.stderr);
+        snapshot_output!(context, output);
+        assert!(skill.join("extra.txt").exists() && !skill.join("scripts/convert.py").exists());
+    }
+    let output = skills(&context, &remote, &["install", "--force"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert!(!skill.join("extra.txt").exists() && skill.join("scripts/convert.py").exists());
     // Recording adopts the hand-made skill as a local entry; then everything matches.
@@ -348,7 +355,7 @@ fn update_keeps_edits_unless_forced() {
     let edited = context.project.join(".claude/skills/csv-tools/SKILL.md");
     std::fs::write(&edited, "my edits\n").unwrap();
     let output = skills(&context, &remote, &["update"]);
-    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert_eq!(output.code, 1, "{}", output.stderr);
     snapshot_output!(context, output);
     assert_eq!(std::fs::read_to_string(&edited).unwrap(), "my edits\n");
     let output = skills(&context, &remote, &["update", "csv-tools", "--force"]);

@@ -23,6 +23,7 @@ mod manifest;
 mod naming;
 mod pinned;
 mod prompt;
+mod relpath_fuzz;
 mod security;
 mod serve;
 mod serve_entries;

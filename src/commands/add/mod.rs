@@ -89,9 +89,16 @@ pub fn install_from(
             agents.push((*agent).to_owned());
         }
     }
-    let _guard = scope.guard(printer)?;
+    let _guard = install::take_turn(&scope, printer)?;
     let mut lock = scope.read_lock()?;
-    check_conflicts(&planned, &lock, &opened.origin, args.force)?;
+    let mut transaction = install::transaction(&scope);
+    let replaced = check_conflicts(
+        &planned,
+        &lock,
+        &opened.origin,
+        args.force,
+        &mut transaction,
+    )?;
     if args.dry_run {
         printer.data(&describe_plan(
             &planned,
@@ -107,6 +114,7 @@ pub fn install_from(
     let mut gate = crate::gate::Gate::new(&args.gate, printer)?;
     gate.remember_locked(&lock, &opened.origin.source);
     let (transaction, staged, more_skipped) = stage_all(
+        transaction,
         opened.tree.as_ref(),
         planned,
         limits,
@@ -114,6 +122,10 @@ pub fn install_from(
         printer,
     )?;
     skipped.extend(more_skipped);
+    for name in &replaced {
+        // `--force` gave their folder to a skill of another name.
+        lock.skills.remove(name);
+    }
     for skill in &staged {
         let previous = lock.skills.get(&skill.planned.name);
         let mut entry = lock_entry(skill, &opened.origin, &agents, mode, previous, scope.global);
@@ -235,7 +247,7 @@ fn plan(
             placements: install::placements(&folder, &dirs, &scope.canonical, mode),
             folder,
             source_dir: offered.path.clone(),
-            skill_path: crate::source::tree::join(&offered.path, crate::skill::SKILL_MD),
+            skill_path: crate::source::tree::join(offered.path.as_str(), crate::skill::SKILL_MD),
             digest: offered.digest.clone(),
         });
     }
@@ -250,13 +262,13 @@ pub type Skipped = Vec<(String, install::Skip)>;
 /// reported, one the gate refuses too. Errors only when nothing is left and nothing was refused,
 /// or when writing fails (then nothing is left behind either).
 pub fn stage_all(
+    mut transaction: Transaction,
     tree: &dyn crate::source::tree::SourceTree,
     planned: Vec<Planned>,
     limits: Limits,
     (gate, origin): (&mut crate::gate::Gate, &Origin),
     printer: &Printer,
 ) -> Result<(Transaction, Vec<Staged>, Skipped), Error> {
-    let mut transaction = Transaction::default();
     let mut staged = Vec::new();
     let mut skipped = Vec::new();
     // The gate checks each skill on the thread pool while the next ones are read.
@@ -327,18 +339,30 @@ fn stage_one(transaction: &mut Transaction, passed: crate::gate::Passed) -> Resu
 }
 
 /// Folders the lock does not know are someone's work; a name locked from another source is
-/// someone else's skill. Both need `--force`.
+/// someone else's skill; an installed copy that differs from what the lock says was installed
+/// holds local edits; a folder locked under another name (`PDF`, `pdf`) is another skill's. Each
+/// needs `--force`. Returns the names whose lock entries `--force` gives up (their folder goes to
+/// a skill of another name).
 pub fn check_conflicts(
     planned: &[Planned],
     lock: &crate::lock::Lock,
     origin: &Origin,
     force: bool,
-) -> Result<(), Error> {
-    if force {
-        return Ok(());
-    }
+    transaction: &mut Transaction,
+) -> Result<Vec<String>, Error> {
     let mut problems = Vec::new();
+    let mut replaced = Vec::new();
     for skill in planned {
+        for (other, _) in lock.skills.iter().filter(|(name, _)| {
+            **name != skill.name
+                && crate::skill::name::folder_name(name).as_deref() == Some(skill.folder.as_str())
+        }) {
+            problems.push(format!(
+                "`{}` would go into the folder of the locked skill `{other}`",
+                skill.name
+            ));
+            replaced.push(other.clone());
+        }
         match lock.skills.get(&skill.name) {
             Some(entry) if entry.source != origin.source => {
                 problems.push(format!(
@@ -346,10 +370,18 @@ pub fn check_conflicts(
                     skill.name, entry.source
                 ));
             }
-            Some(_) => {}
+            Some(entry) => {
+                problems.extend(install::edits(
+                    &skill.name,
+                    entry,
+                    &skill.placements,
+                    None,
+                    transaction,
+                )?);
+            }
             None => {
                 for placement in &skill.placements {
-                    if std::fs::symlink_metadata(&placement.path).is_ok() {
+                    if transaction.exists(&placement.path)? {
                         problems.push(format!(
                             "`{}` exists and is not in the lockfile",
                             placement.path.display()
@@ -359,14 +391,15 @@ pub fn check_conflicts(
             }
         }
     }
-    if problems.is_empty() {
-        return Ok(());
+    if problems.is_empty() || force {
+        return Ok(replaced);
     }
     Err(Error::msg(format!(
         "not replacing what is there: {}",
         problems.join("; ")
     ))
-    .with_hint("pass `--force` to replace it (local edits are lost)"))
+    .with_hint("pass `--force` to replace it (local edits are lost)")
+    .answer_no())
 }
 
 pub fn lock_entry(

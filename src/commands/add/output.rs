@@ -265,10 +265,10 @@ pub fn list(
     for skill in &visible {
         let mut row = comfy_table::Row::from([
             skill.name.clone(),
-            if skill.path.is_empty() {
+            if skill.path.is_root() {
                 ".".to_owned()
             } else {
-                skill.path.clone()
+                skill.path.to_string()
             },
             crate::output::single_line(&skill.description, usize::MAX),
         ]);

@@ -4,28 +4,29 @@ use std::io::{self, Read};
 
 use super::memory::MemoryTree;
 use super::{WebError, WebLimits, digest};
+use crate::relpath::RelPath;
 use crate::source::http::Http;
 
-/// The path of a file inside an archive or index, checked and normalised by
-/// [`crate::fsutil::normal_rel`]; the root (`""`, `.`, `./`) is no file.
-pub(super) fn safe_path(path: &str) -> Result<String, ArchiveProblem> {
+/// The path of a file inside an archive or index, validated and normalised by
+/// [`RelPath::normalize`] (`./a//b` is `a/b`); the root (`""`, `.`, `./`) is no file.
+pub(super) fn safe_path(path: &str) -> Result<RelPath, ArchiveProblem> {
     safe_dir(path)
         .ok()
-        .filter(|normal| !normal.is_empty())
+        .filter(|normal| !normal.is_root())
         .ok_or_else(|| ArchiveProblem::Path(path.to_owned()))
 }
 
 /// The path of a folder inside an archive, as [`safe_path`], the root included (the entry `./`
 /// of `tar -C dir -czf x.tgz .`).
-fn safe_dir(path: &str) -> Result<String, ArchiveProblem> {
-    crate::fsutil::normal_rel(path).map_err(|_| ArchiveProblem::Path(path.to_owned()))
+fn safe_dir(path: &str) -> Result<RelPath, ArchiveProblem> {
+    RelPath::normalize(path).map_err(|_| ArchiveProblem::Path(path.to_owned()))
 }
 
 /// Why an archive (or a skill of an index) is refused.
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveProblem {
     /// A path that is not safe to write (from [`safe_path`]).
-    #[error("unsafe path `{0}`")]
+    #[error("unsafe path `{}`", .0.escape_debug())]
     Path(String),
     #[error("it has more than the limit of {0} files")]
     TooManyFiles(usize),
@@ -114,7 +115,7 @@ impl Unpacked {
         executable: bool,
     ) -> Result<(), ArchiveProblem> {
         let path = safe_path(raw)?;
-        if path.split('/').next() == Some("__MACOSX") {
+        if path.components().next() == Some("__MACOSX") {
             return Ok(());
         }
         if self.tree.files.len() >= self.limits.files {
@@ -136,19 +137,23 @@ impl Unpacked {
     }
 
     fn finish(mut self) -> MemoryTree {
-        let first = |path: &String| path.split_once('/').map(|(dir, _)| dir.to_owned());
-        let top: Option<String> = self.tree.files.keys().next().and_then(first);
+        let first = |path: &RelPath| {
+            path.as_str()
+                .contains('/')
+                .then(|| RelPath::new(path.components().next().unwrap_or_default()).ok())
+                .flatten()
+        };
+        let top: Option<RelPath> = self.tree.files.keys().next().and_then(first);
         if let Some(top) = top
             && self
                 .tree
                 .files
                 .keys()
-                .all(|path| first(path).as_deref() == Some(top.as_str()))
+                .all(|path| first(path).as_ref() == Some(&top))
         {
-            let prefix = format!("{top}/");
             self.tree.files = std::mem::take(&mut self.tree.files)
                 .into_iter()
-                .map(|(path, file)| (path[prefix.len()..].to_owned(), file))
+                .filter_map(|(path, file)| Some((path.strip_prefix(&top)?, file)))
                 .collect();
         }
         self.tree
@@ -310,7 +315,11 @@ pub fn download(
     }
     if looks_like_skill_md(&bytes) {
         let mut tree = MemoryTree::new(url);
-        tree.insert(crate::skill::SKILL_MD.to_owned(), bytes, false);
+        tree.insert(
+            RelPath::file(crate::skill::SKILL_MD).unwrap_or_default(),
+            bytes,
+            false,
+        );
         return Ok((tree, digest));
     }
     Err(WebError::Unknown {
@@ -327,7 +336,8 @@ mod tests {
     #[test]
     fn paths_are_checked() {
         assert_eq!(safe_path("./a//b/./c.md").unwrap(), "a/b/c.md");
-        assert_eq!(safe_path("a:b").unwrap(), "a:b", "a name, not a drive");
+        assert!(safe_path("a:b").is_err(), "a name no Windows can hold");
+        assert!(safe_path("x/.git/config").is_err() && safe_path(".GIT/HEAD").is_err());
         assert_eq!(
             safe_dir("./").unwrap(),
             "",
@@ -366,7 +376,11 @@ mod tests {
         builder.append(&file, &b"---\n"[..]).unwrap();
         let bytes = builder.into_inner().unwrap();
         let tree = unpack("x", &bytes, WebLimits::default()).unwrap().unwrap();
-        assert_eq!(tree.read("SKILL.md").unwrap(), b"---\n");
+        assert_eq!(
+            tree.read(&RelPath::file("SKILL.md").unwrap(), u64::MAX)
+                .unwrap(),
+            b"---\n"
+        );
     }
 
     #[test]
@@ -383,15 +397,15 @@ mod tests {
             .unwrap();
         let tree = unpacked.finish();
         assert_eq!(
-            tree.kind("SKILL.md"),
+            tree.kind(&RelPath::file("SKILL.md").unwrap()),
             Some(Kind::File { executable: false })
         );
         assert_eq!(
-            tree.kind("scripts/a.sh"),
+            tree.kind(&RelPath::file("scripts/a.sh").unwrap()),
             Some(Kind::File { executable: true })
         );
         assert_eq!(
-            tree.list("")
+            tree.list(&RelPath::ROOT)
                 .unwrap()
                 .iter()
                 .map(|e| e.name.as_str())

@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::archive::{ArchiveProblem, found, safe_path, unpack};
 use super::memory::{MemoryTree, not_found};
 use super::{SharedWebError, WebError, WebLimits, digest};
+use crate::relpath::RelPath;
 use crate::source::http::Http;
 use crate::source::tree::{Entry, Kind, SourceTree};
 
@@ -17,7 +18,7 @@ use crate::source::tree::{Entry, Kind, SourceTree};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Served {
     /// v1: files at `<index folder>/<name>/<file>`.
-    Files(Vec<String>),
+    Files(Vec<RelPath>),
     /// v0.2 `skill-md`: one SKILL.md.
     SkillMd { url: String, digest: String },
     /// v0.2 `archive`: a zip or tar.gz with a root SKILL.md.
@@ -105,7 +106,7 @@ pub fn parse_index(url: &str, bytes: &[u8]) -> Result<Index, WebError> {
                     .ok_or_else(|| bad(&format!("`{name}` lists a file that is not a string")))?;
                 paths.push(safe_path(file).map_err(|why| bad(&format!("`{name}`: {why}")))?);
             }
-            if !paths.iter().any(|p| p == crate::skill::SKILL_MD) {
+            if !paths.iter().any(|p| *p == crate::skill::SKILL_MD) {
                 return Err(bad(&format!("`{name}` does not list a SKILL.md")));
             }
             Served::Files(paths)
@@ -225,7 +226,7 @@ pub fn fetch_skill(
             let bytes = http.get(url, limits.download)?;
             check_digest(url, &bytes, digest)?;
             let mut tree = MemoryTree::new(&label);
-            tree.insert(crate::skill::SKILL_MD.to_owned(), bytes, false);
+            tree.insert(skill_md(), bytes, false);
             Ok(tree)
         }
         Served::Archive { url, digest } => {
@@ -238,7 +239,7 @@ pub fn fetch_skill(
                     found: found(&bytes),
                 })
             })?;
-            if tree.kind(crate::skill::SKILL_MD).is_none() {
+            if tree.kind(&skill_md()).is_none() {
                 return Err(WebError::Archive {
                     url: url.clone(),
                     problem: ArchiveProblem::NoSkillMd,
@@ -247,6 +248,13 @@ pub fn fetch_skill(
             Ok(tree)
         }
     }
+}
+
+/// The path `SKILL.md`.
+fn skill_md() -> RelPath {
+    RelPath::ROOT
+        .join(crate::skill::SKILL_MD)
+        .unwrap_or_default()
 }
 
 /// An index as a tree: `<name>/<file>`, each skill downloaded the first time it is looked at.
@@ -269,10 +277,14 @@ impl IndexTree {
 
     fn skill<T>(
         &self,
-        path: &str,
-        then: impl FnOnce(&MemoryTree, &str) -> io::Result<T>,
+        path: &RelPath,
+        then: impl FnOnce(&MemoryTree, &RelPath) -> io::Result<T>,
     ) -> io::Result<T> {
-        let (name, rest) = path.split_once('/').unwrap_or((path, ""));
+        let name = path.components().next().unwrap_or_default();
+        let rest = RelPath::new(name)
+            .ok()
+            .and_then(|top| path.strip_prefix(&top))
+            .unwrap_or_default();
         let Some(skill) = self.index.skills.iter().find(|s| s.name == name) else {
             return Err(not_found(path));
         };
@@ -282,15 +294,15 @@ impl IndexTree {
                 .map_err(|err| SharedWebError(std::sync::Arc::new(err)))
         });
         match tree {
-            Ok(tree) => then(tree, rest),
+            Ok(tree) => then(tree, &rest),
             Err(err) => Err(io::Error::other(err.clone())),
         }
     }
 }
 
 impl SourceTree for IndexTree {
-    fn list(&self, path: &str) -> io::Result<Vec<Entry>> {
-        if path.is_empty() {
+    fn list(&self, path: &RelPath) -> io::Result<Vec<Entry>> {
+        if path.is_root() {
             return Ok(self
                 .index
                 .skills
@@ -304,16 +316,16 @@ impl SourceTree for IndexTree {
         self.skill(path, SourceTree::list)
     }
 
-    fn read(&self, path: &str) -> io::Result<Vec<u8>> {
-        self.skill(path, SourceTree::read)
+    fn read(&self, path: &RelPath, limit: u64) -> io::Result<Vec<u8>> {
+        self.skill(path, |tree, rest| tree.read(rest, limit))
     }
 
-    fn read_link(&self, path: &str) -> io::Result<String> {
+    fn read_link(&self, path: &RelPath) -> io::Result<String> {
         self.skill(path, SourceTree::read_link)
     }
 
-    fn kind(&self, path: &str) -> Option<Kind> {
-        if path.is_empty() {
+    fn kind(&self, path: &RelPath) -> Option<Kind> {
+        if path.is_root() {
             return Some(Kind::Dir);
         }
         self.skill(path, |tree, rest| Ok(tree.kind(rest)))

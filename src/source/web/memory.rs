@@ -3,7 +3,8 @@
 use std::collections::BTreeMap;
 use std::io;
 
-use crate::source::tree::{Entry, Kind, SourceTree};
+use crate::relpath::RelPath;
+use crate::source::tree::{Entry, Kind, SourceTree, TooLarge};
 
 /// A file held in memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,7 +16,7 @@ pub(super) struct MemoryFile {
 /// Files held in memory, by `/`-separated path; folders are implied by the paths.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryTree {
-    pub(super) files: BTreeMap<String, MemoryFile>,
+    pub(super) files: BTreeMap<RelPath, MemoryFile>,
     label: String,
 }
 
@@ -28,17 +29,34 @@ impl MemoryTree {
         }
     }
 
-    pub(super) fn insert(&mut self, path: String, bytes: Vec<u8>, executable: bool) {
+    pub(super) fn insert(&mut self, path: RelPath, bytes: Vec<u8>, executable: bool) {
         self.files.insert(path, MemoryFile { bytes, executable });
     }
 
-    fn is_dir(&self, path: &str) -> bool {
-        path.is_empty()
-            || self
-                .files
-                .range(format!("{path}/")..)
-                .next()
-                .is_some_and(|(k, _)| k.starts_with(&format!("{path}/")))
+    /// The files below the folder `path`, in order, with their paths below it.
+    fn below<'a>(
+        &'a self,
+        path: &'a RelPath,
+    ) -> impl Iterator<Item = (&'a str, &'a MemoryFile)> + 'a {
+        let prefix = if path.is_root() {
+            String::new()
+        } else {
+            format!("{path}/")
+        };
+        self.files
+            .iter()
+            .skip_while({
+                let prefix = prefix.clone();
+                move |(k, _)| k.as_str() < prefix.as_str()
+            })
+            .map_while(move |(k, file)| {
+                let rest = k.as_str().strip_prefix(prefix.as_str())?;
+                Some((rest, file))
+            })
+    }
+
+    fn is_dir(&self, path: &RelPath) -> bool {
+        path.is_root() || self.below(path).next().is_some()
     }
 }
 
@@ -50,20 +68,12 @@ pub(super) fn not_found(path: &str) -> io::Error {
 }
 
 impl SourceTree for MemoryTree {
-    fn list(&self, path: &str) -> io::Result<Vec<Entry>> {
+    fn list(&self, path: &RelPath) -> io::Result<Vec<Entry>> {
         if !self.is_dir(path) {
             return Err(not_found(path));
         }
-        let prefix = if path.is_empty() {
-            String::new()
-        } else {
-            format!("{path}/")
-        };
         let mut entries: Vec<Entry> = Vec::new();
-        for (key, file) in self.files.range(prefix.clone()..) {
-            let Some(rest) = key.strip_prefix(&prefix) else {
-                break;
-            };
+        for (rest, file) in self.below(path) {
             let (name, kind) = match rest.split_once('/') {
                 Some((dir, _)) => (dir, Kind::Dir),
                 None => (
@@ -83,21 +93,22 @@ impl SourceTree for MemoryTree {
         Ok(entries)
     }
 
-    fn read(&self, path: &str) -> io::Result<Vec<u8>> {
-        self.files
-            .get(path)
-            .map(|f| f.bytes.clone())
-            .ok_or_else(|| not_found(path))
+    fn read(&self, path: &RelPath, limit: u64) -> io::Result<Vec<u8>> {
+        let file = self.files.get(path).ok_or_else(|| not_found(path))?;
+        if file.bytes.len() as u64 > limit {
+            return Err(TooLarge::error(file.bytes.len() as u64, limit));
+        }
+        Ok(file.bytes.clone())
     }
 
-    fn read_link(&self, path: &str) -> io::Result<String> {
+    fn read_link(&self, path: &RelPath) -> io::Result<String> {
         Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!("`{path}` is not a link"),
         ))
     }
 
-    fn kind(&self, path: &str) -> Option<Kind> {
+    fn kind(&self, path: &RelPath) -> Option<Kind> {
         match self.files.get(path) {
             Some(file) => Some(Kind::File {
                 executable: file.executable,

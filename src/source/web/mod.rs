@@ -164,7 +164,8 @@ pub fn open(
             .map(|s| Offered {
                 name: s.name.clone(),
                 description: s.description.clone(),
-                path: s.name.clone(),
+                // A name the index was refused for otherwise (`is_portable`): one component.
+                path: crate::relpath::RelPath::new(&s.name).unwrap_or_default(),
                 internal: false,
                 digest: s.digest().map(str::to_owned),
             })
