@@ -103,6 +103,10 @@ pub enum FetchError {
     },
     #[error("`{url}` no longer has commit `{oid}` (history rewritten?)")]
     MissingCommit { url: String, oid: String },
+    #[error(
+        "`{url}` sent nothing for {secs} s, or too little to go on (less than 1 KiB in {secs} s)"
+    )]
+    Stalled { url: String, secs: u64 },
     #[error("git failed on `{url}`")]
     Git {
         url: String,
@@ -122,6 +126,9 @@ impl Hint for FetchError {
         match self {
             FetchError::Unreachable { .. } => {
                 Some("check the network, or set SKILLS_GITHUB_URL to a reachable mirror".into())
+            }
+            FetchError::Stalled { .. } => {
+                Some("a slow network? set SKILLS_HTTP_TIMEOUT (seconds) to wait longer".into())
             }
             FetchError::Auth { url, .. }
                 if url.starts_with("git@") || url.starts_with("ssh://") =>
@@ -191,14 +198,18 @@ fn is_github_https(url: &str) -> bool {
     super::http::is_github_host(host)
 }
 
-/// Callbacks that answer credential requests without ever prompting, and draw progress.
+/// Callbacks that answer credential requests without ever prompting, report progress to the
+/// watch, and draw a bar. A token goes only to the GitHub host the operation was started for,
+/// asked at that host: libgit2 follows a redirect of the first request, and a server that sends
+/// it elsewhere must not get the token there.
 fn callbacks<'a>(
     url: &'a str,
     attempts: &'a Cell<u32>,
     bar: Option<&'a indicatif::ProgressBar>,
+    progress: &'a super::watchdog::Progress,
 ) -> RemoteCallbacks<'a> {
     let mut callbacks = RemoteCallbacks::new();
-    callbacks.credentials(move |_url, username, allowed| {
+    callbacks.credentials(move |asked, username, allowed| {
         // libgit2 asks again after a refusal; a second refusal is final.
         attempts.set(attempts.get() + 1);
         if attempts.get() > 2 {
@@ -209,6 +220,7 @@ fn callbacks<'a>(
         }
         if allowed.contains(git2::CredentialType::USER_PASS_PLAINTEXT)
             && is_github_https(url)
+            && same_host(asked, url)
             && let Some(token) = super::http::github_token()
         {
             return git2::Cred::userpass_plaintext("x-access-token", &token);
@@ -217,20 +229,44 @@ fn callbacks<'a>(
             "no credentials available (set GITHUB_TOKEN, or add a key to the ssh agent)",
         ))
     });
-    if let Some(bar) = bar {
-        callbacks.transfer_progress(move |stats| {
+    callbacks.transfer_progress(move |stats| {
+        if let Some(bar) = bar {
             bar.set_length(stats.total_objects() as u64);
             bar.set_position(stats.received_objects() as u64);
-            true
-        });
-    }
+        }
+        progress.tick(&stats)
+    });
+    callbacks.sideband_progress(move |_| progress.moved());
     callbacks
+}
+
+/// Whether the URL libgit2 asks credentials for is on the host (and port) of `url`.
+fn same_host(asked: &str, url: &str) -> bool {
+    let authority = |u: &str| {
+        reqwest::Url::parse(u).ok().map(|p| {
+            (
+                p.scheme().to_owned(),
+                p.host_str().map(str::to_ascii_lowercase),
+                p.port_or_known_default(),
+            )
+        })
+    };
+    authority(asked).is_some_and(|a| Some(a) == authority(url))
 }
 
 /// Classifies a libgit2 failure against `url`.
 fn classify(url: &str, err: git2::Error) -> FetchError {
     let message = err.message().to_ascii_lowercase();
-    let url = url.to_owned();
+    // What libgit2 says may quote the URL, credentials and all.
+    let err = match super::secret_of(url) {
+        Some(secret) if err.message().contains(secret) => git2::Error::new(
+            err.code(),
+            err.class(),
+            err.message().replace(secret, "***"),
+        ),
+        _ => err,
+    };
+    let url = super::redact(url);
     if err.code() == git2::ErrorCode::Auth
         || message.contains("authentication")
         || message.contains("credentials")
@@ -289,17 +325,42 @@ pub fn ls_remote(url: &str, settings: &GitSettings) -> Result<Vec<RemoteRef>, Fe
         let repo = Repository::open(&path).map_err(|e| classify(url, e))?;
         return local_refs(&repo).map_err(|e| classify(url, e));
     }
-    let repo = open_cache(settings, url)?;
-    let mut remote = repo.remote_anonymous(url).map_err(|e| classify(url, e))?;
-    let attempts = Cell::new(0);
-    let connection = remote
-        .connect_auth(
+    open_cache(settings, url)?;
+    let path = cache_path(settings, url);
+    let owned = url.to_owned();
+    watched(url, move |progress| {
+        let repo = Repository::open_bare(&path)?;
+        let mut remote = repo.remote_anonymous(&owned)?;
+        let attempts = Cell::new(0);
+        let connection = remote.connect_auth(
             Direction::Fetch,
-            Some(callbacks(url, &attempts, None)),
+            Some(callbacks(&owned, &attempts, None, &progress)),
             None,
-        )
-        .map_err(|e| classify(url, e))?;
-    let heads = connection.list().map_err(|e| classify(url, e))?;
+        )?;
+        Ok(advertised(connection.list()?))
+    })
+}
+
+/// Runs the network operation `work` under the watch of [`super::watchdog`]: a remote that
+/// goes silent, or trickles, for `SKILLS_HTTP_TIMEOUT` seconds is given up.
+fn watched<T: Send + 'static>(
+    url: &str,
+    work: impl FnOnce(std::sync::Arc<super::watchdog::Progress>) -> Result<T, git2::Error>
+    + Send
+    + 'static,
+) -> Result<T, FetchError> {
+    let stall = std::time::Duration::from_secs(super::http::timeout_secs());
+    match super::watchdog::watch(stall, work) {
+        Ok(result) => result.map_err(|e| classify(url, e)),
+        Err(stalled) => Err(FetchError::Stalled {
+            url: super::redact(url),
+            secs: stalled.stall.as_secs(),
+        }),
+    }
+}
+
+/// The refs of a ref advertisement, tags peeled.
+fn advertised(heads: &[git2::RemoteHead<'_>]) -> Vec<RemoteRef> {
     let mut refs: Vec<RemoteRef> = Vec::new();
     for head in heads {
         let name = head.name();
@@ -323,7 +384,7 @@ pub fn ls_remote(url: &str, settings: &GitSettings) -> Result<Vec<RemoteRef>, Fe
             });
         }
     }
-    Ok(refs)
+    refs
 }
 
 fn local_refs(repo: &Repository) -> Result<Vec<RemoteRef>, git2::Error> {
@@ -374,7 +435,7 @@ pub fn resolve(
     wanted: &Want,
 ) -> Result<(Option<String>, Oid), FetchError> {
     let unknown = |wanted: &str| FetchError::UnknownRef {
-        url: url.to_owned(),
+        url: super::redact(url),
         wanted: wanted.to_owned(),
         known: short_names(refs),
     };
@@ -497,7 +558,7 @@ pub fn fetch(
     }
     if repo.find_commit(oid).is_err() {
         return Err(FetchError::MissingCommit {
-            url: url.to_owned(),
+            url: super::redact(url),
             oid: oid.to_string(),
         });
     }
@@ -512,21 +573,28 @@ fn fetch_refspec(
     depth: Option<i32>,
     settings: &GitSettings,
 ) -> Result<(), FetchError> {
-    let mut remote = repo.remote_anonymous(url).map_err(|e| classify(url, e))?;
+    let path = repo.path().to_path_buf();
     let bar = settings.progress.then(|| {
-        crate::output::progress_bar("  fetching {msg} {bar:30} {pos}/{len} objects", url, 0)
+        crate::output::progress_bar(
+            "  fetching {msg} {bar:30} {pos}/{len} objects",
+            &super::redact(url),
+            0,
+        )
     });
-    let attempts = Cell::new(0);
-    let mut options = FetchOptions::new();
-    options.remote_callbacks(callbacks(url, &attempts, bar.as_ref()));
-    options.download_tags(AutotagOption::None);
-    if let Some(depth) = depth {
-        options.depth(depth);
-    }
-    let result = remote
-        .fetch(&[refspec], Some(&mut options), None)
-        .map_err(|e| classify(url, e));
-    drop(options);
+    let (owned, refspec) = (url.to_owned(), refspec.to_owned());
+    let worker_bar = bar.clone();
+    let result = watched(url, move |progress| {
+        let repo = Repository::open_bare(&path)?;
+        let mut remote = repo.remote_anonymous(&owned)?;
+        let attempts = Cell::new(0);
+        let mut options = FetchOptions::new();
+        options.remote_callbacks(callbacks(&owned, &attempts, worker_bar.as_ref(), &progress));
+        options.download_tags(AutotagOption::None);
+        if let Some(depth) = depth {
+            options.depth(depth);
+        }
+        remote.fetch(&[refspec.as_str()], Some(&mut options), None)
+    });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -544,12 +612,16 @@ fn open_commit(
         let commit = repo
             .find_commit(oid)
             .map_err(|_| FetchError::MissingCommit {
-                url: url.to_owned(),
+                url: super::redact(url),
                 oid: oid.to_string(),
             })?;
         commit.tree_id()
     };
-    let label = format!("{url}@{}", crate::lock::short(&oid.to_string()));
+    let label = format!(
+        "{}@{}",
+        super::redact(url),
+        crate::lock::short(&oid.to_string())
+    );
     Ok(Fetched {
         tree: GitTree { repo, tree, label },
         commit: oid.to_string(),

@@ -301,24 +301,10 @@ fn github_repo(
     }
 }
 
-/// `display` goes into the lockfile, which is committed: credentials typed into a URL
-/// (`https://user:token@host/…`) must not. An ssh user without a password (`ssh://git@host`)
-/// is an address, not a secret, and stays.
+/// `display` goes into the lockfile, which is committed: credentials typed into a URL must not
+/// ([`super::redact`]).
 fn without_secrets(display: &str) -> String {
-    let Some((scheme, rest)) = display.split_once("://") else {
-        return display.to_owned();
-    };
-    let authority_end = rest.find('/').unwrap_or(rest.len());
-    let Some(at) = rest[..authority_end].rfind('@') else {
-        return display.to_owned();
-    };
-    let userinfo = &rest[..at];
-    let web = scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https");
-    if web || userinfo.contains(':') {
-        format!("{scheme}://{}", &rest[at + 1..])
-    } else {
-        display.to_owned()
-    }
+    super::redact(display)
 }
 
 fn no_subpath(git_ref: Option<String>) -> Selector {

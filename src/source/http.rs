@@ -125,8 +125,18 @@ pub fn is_github_host(host: &str) -> bool {
 }
 
 fn is_github_url(url: &str) -> bool {
-    reqwest::Url::parse(url)
-        .is_ok_and(|u| u.scheme() == "https" && u.host_str().is_some_and(is_github_host))
+    let Ok(parsed) = reqwest::Url::parse(url) else {
+        return false;
+    };
+    let Some(host) = parsed.host_str() else {
+        return false;
+    };
+    // `GH_HOST` may carry a port, as the git side reads it.
+    let authority = match parsed.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_owned(),
+    };
+    parsed.scheme() == "https" && is_github_host(&authority)
 }
 
 /// `GITHUB_TOKEN`, else `GH_TOKEN`.
@@ -152,6 +162,38 @@ fn rustls_error<'a>(err: &'a (dyn std::error::Error + 'static)) -> Option<&'a ru
     err.source().and_then(rustls_error)
 }
 
+/// `SKILLS_HTTP_TIMEOUT`: the seconds a whole HTTP request may take, and the longest a git
+/// transfer may go without progress (or bring less than 1 KiB).
+pub fn timeout_secs() -> u64 {
+    std::env::var(crate::env_vars::SKILLS_HTTP_TIMEOUT)
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&secs| secs > 0)
+        .unwrap_or(DEFAULT_TIMEOUT_SECS)
+}
+
+/// Whether a timeout is among the causes of `err` (reqwest's body errors wrap it).
+fn is_timeout(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(err);
+    while let Some(err) = cause {
+        if err
+            .downcast_ref::<reqwest::Error>()
+            .is_some_and(reqwest::Error::is_timeout)
+            || err
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut)
+        {
+            return true;
+        }
+        cause = err
+            .downcast_ref::<std::io::Error>()
+            .and_then(std::io::Error::get_ref)
+            .map(|inner| inner as &(dyn std::error::Error + 'static))
+            .or_else(|| err.source());
+    }
+    false
+}
+
 /// An HTTP client with the settings above.
 pub struct Http {
     client: reqwest::blocking::Client,
@@ -166,11 +208,7 @@ impl Http {
             // Fails only when a provider is installed already, which is as good.
             let _ = rustls::crypto::ring::default_provider().install_default();
         });
-        let timeout = std::env::var(crate::env_vars::SKILLS_HTTP_TIMEOUT)
-            .ok()
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .filter(|&secs| secs > 0)
-            .unwrap_or(DEFAULT_TIMEOUT_SECS);
+        let timeout = timeout_secs();
         let mut builder = reqwest::blocking::Client::builder()
             .user_agent(concat!("skills/", env!("CARGO_PKG_VERSION")))
             .timeout(Duration::from_secs(timeout))
@@ -199,9 +237,15 @@ impl Http {
     /// The body of `url`, at most `limit` bytes (more is an error, not a truncation).
     pub fn get(&self, url: &str, limit: u64) -> Result<Vec<u8>, HttpError> {
         let parsed = reqwest::Url::parse(url).map_err(|_| HttpError::Url {
-            url: url.to_owned(),
+            url: super::redact(url),
         })?;
-        let mut request = self.client.get(parsed);
+        // One deadline for the whole request, body included: the client's own timeout bounds
+        // each read, and a body that trickles a byte at a time would never end.
+        let deadline = std::time::Instant::now() + Duration::from_secs(self.timeout);
+        let mut request = self
+            .client
+            .get(parsed)
+            .timeout(Duration::from_secs(self.timeout));
         if is_github_url(url)
             && let Some(token) = github_token()
         {
@@ -211,20 +255,20 @@ impl Http {
         let status = response.status();
         if !status.is_success() {
             return Err(HttpError::Status {
-                url: url.to_owned(),
+                url: super::redact(url),
                 status: status.as_u16(),
             });
         }
         let length = response.content_length();
         if length.is_some_and(|n| n > limit) {
             return Err(HttpError::TooLarge {
-                url: url.to_owned(),
+                url: super::redact(url),
                 limit,
             });
         }
         let bar = (self.progress && length.is_some_and(|n| n > 256 << 10)).then(|| {
             let template = "  downloading {msg} {bar:30} {bytes}/{total_bytes}";
-            crate::output::progress_bar(template, url, length.unwrap_or(0))
+            crate::output::progress_bar(template, &super::redact(url), length.unwrap_or(0))
         });
         let mut body = Vec::new();
         let mut reader = response.take(limit.saturating_add(1));
@@ -235,22 +279,27 @@ impl Http {
                 Ok(n) => n,
                 Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(err) => {
-                    let timed_out = err.kind() == std::io::ErrorKind::TimedOut
-                        || err.to_string().to_ascii_lowercase().contains("timed out");
+                    let timed_out = err.kind() == std::io::ErrorKind::TimedOut || is_timeout(&err);
                     return Err(if timed_out {
                         HttpError::Timeout {
-                            url: url.to_owned(),
+                            url: super::redact(url),
                             secs: self.timeout,
                         }
                     } else {
                         HttpError::Read {
-                            url: url.to_owned(),
+                            url: super::redact(url),
                             source: err,
                         }
                     });
                 }
             };
             body.extend_from_slice(&chunk[..read]);
+            if std::time::Instant::now() > deadline {
+                return Err(HttpError::Timeout {
+                    url: super::redact(url),
+                    secs: self.timeout,
+                });
+            }
             if let Some(bar) = &bar {
                 bar.set_position(body.len() as u64);
             }
@@ -260,7 +309,7 @@ impl Http {
         }
         if body.len() as u64 > limit {
             return Err(HttpError::TooLarge {
-                url: url.to_owned(),
+                url: super::redact(url),
                 limit,
             });
         }
@@ -268,7 +317,9 @@ impl Http {
     }
 
     fn classify(&self, url: &str, err: reqwest::Error) -> HttpError {
-        let url = url.to_owned();
+        let url = super::redact(url);
+        // reqwest's message quotes the URL, credentials and all: the error names it already.
+        let err = err.without_url();
         if err.is_timeout() {
             return HttpError::Timeout {
                 url,

@@ -123,6 +123,24 @@ impl Drop for HttpServer {
 /// the test CA in `tests/fixtures/tls/ca.pem`, which no system trusts. Every request gets `body`.
 /// Its thread lives until the test process ends.
 pub fn https_server(body: Vec<u8>) -> String {
+    https_handler(move |_| {
+        let mut response = format!(
+            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        response.extend_from_slice(&body);
+        response
+    })
+    .0
+}
+
+/// Every request head an [`https_handler`] server received, in order.
+pub type Heads = Arc<std::sync::Mutex<Vec<String>>>;
+
+/// An HTTPS server as [`https_server`], answering each request with the bytes `answer` gives
+/// for its head (status line and headers included); returns its base URL and the heads it saw.
+pub fn https_handler(answer: impl Fn(&str) -> Vec<u8> + Send + Sync + 'static) -> (String, Heads) {
     use rustls::pki_types::pem::PemObject;
     use rustls::pki_types::{CertificateDer, PrivateKeyDer};
     use std::io::{Read, Write};
@@ -140,9 +158,13 @@ pub fn https_server(body: Vec<u8>) -> String {
     let config = Arc::new(config);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
+    let heads: Heads = Arc::default();
+    let seen = Arc::clone(&heads);
+    let answer = Arc::new(answer);
     std::thread::spawn(move || {
         for tcp in listener.incoming().flatten() {
-            let (config, body) = (Arc::clone(&config), body.clone());
+            let (config, seen, answer) =
+                (Arc::clone(&config), Arc::clone(&seen), Arc::clone(&answer));
             std::thread::spawn(move || {
                 let connection = rustls::ServerConnection::new(config).unwrap();
                 let mut tls = rustls::StreamOwned::new(connection, tcp);
@@ -156,16 +178,14 @@ pub fn https_server(body: Vec<u8>) -> String {
                         _ => return,
                     }
                 }
-                let header = format!(
-                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                    body.len()
-                );
-                let _ = tls.write_all(header.as_bytes());
-                let _ = tls.write_all(&body);
+                let head = String::from_utf8_lossy(&head).into_owned();
+                let response = answer(&head);
+                seen.lock().unwrap().push(head);
+                let _ = tls.write_all(&response);
                 tls.conn.send_close_notify();
                 let _ = tls.flush();
             });
         }
     });
-    format!("https://127.0.0.1:{port}")
+    (format!("https://127.0.0.1:{port}"), heads)
 }

@@ -21,6 +21,7 @@ mod lint;
 mod list;
 mod manifest;
 mod naming;
+mod network;
 mod pinned;
 mod prompt;
 mod relpath_fuzz;
