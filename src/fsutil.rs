@@ -60,6 +60,58 @@ pub fn write_atomic_with(
     Ok(())
 }
 
+/// Writes `bytes` to `rel` beneath the folder handle `dir`, atomically: a temp file beside it,
+/// then a rename, both through the handle, so no link on the way can lead the write out of
+/// `dir`. Permissions of a replaced file are kept; `rel` must be a regular file or nothing.
+pub fn write_atomic_beneath(
+    dir: &cap_std::fs::Dir,
+    rel: &Path,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let parent = rel.parent().filter(|p| !p.as_os_str().is_empty());
+    if rel.file_name().is_none() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "no file name",
+        ));
+    }
+    let old = match dir.symlink_metadata(rel) {
+        Ok(meta) if !meta.is_file() => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("`{}` is not a regular file", rel.display()),
+            ));
+        }
+        Ok(meta) => Some(meta.permissions()),
+        Err(_) => None,
+    };
+    let temp_name = format!(
+        "{TEMP_PREFIX}tmp-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    );
+    let temp = parent.map_or_else(|| PathBuf::from(&temp_name), |p| p.join(&temp_name));
+    let mut options = cap_std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    let written = (|| {
+        let mut file = dir.open_with(&temp, &options)?.into_std();
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        match old {
+            Some(permissions) => dir.set_permissions(&temp, permissions)?,
+            None => set_default_mode(&file)?,
+        }
+        dir.rename(&temp, dir, rel)
+    })();
+    if written.is_err() {
+        let _ = dir.remove_file(&temp);
+    }
+    written
+}
+
 /// New files get the usual `0644` (tempfile creates them `0600`).
 #[cfg(unix)]
 fn set_default_mode(file: &std::fs::File) -> std::io::Result<()> {

@@ -71,7 +71,11 @@ fn inventory(name: &str, dir: &Path, recorded: &crate::lock::Files) -> SkillMani
     let mut listed = Vec::new();
     for served in files::served(&inventory, own, files::MAX_SERVED_FILE) {
         // As `serve`: a file that cannot be read is not listed.
-        let Ok(bytes) = crate::skill::read_file(&served.entry.path, Some(served.entry.size)) else {
+        let Ok(bytes) = crate::skill::read_listed(
+            &served.entry.path,
+            &served.entry.stamp,
+            Some(served.entry.size),
+        ) else {
             continue;
         };
         listed.push(ManifestFile {

@@ -235,9 +235,8 @@ impl<'a> Cx<'a> {
                 .binary_search_by(|f| f.rel.cmp(&file.rel))
                 .map(|i| std::borrow::Cow::Borrowed(files[i].bytes))
                 .map_err(|_| std::io::Error::from(std::io::ErrorKind::NotFound)),
-            None => {
-                crate::skill::read_file(&file.path, Some(file.size)).map(std::borrow::Cow::Owned)
-            }
+            None => crate::skill::read_listed(&file.path, &file.stamp, Some(file.size))
+                .map(std::borrow::Cow::Owned),
         }
     }
 

@@ -213,7 +213,8 @@ fn load(entry: index::Entry, limits: Limits, known: &Known) -> Result<SkillEntry
         let (digest, reusable) = if let Some(digest) = cached {
             (digest, true)
         } else {
-            let Ok(bytes) = crate::skill::read_file(&item.path, Some(item.size)) else {
+            let Ok(bytes) = crate::skill::read_listed(&item.path, &item.stamp, Some(item.size))
+            else {
                 continue;
             };
             // The size is that of the bytes hashed, even if the file changed since it was stat'ed.

@@ -293,7 +293,7 @@ fn read_checked(path: &std::path::Path, file: &FileMeta, max: u64) -> Option<Vec
     if file.size() > max {
         return None;
     }
-    let bytes = crate::skill::read_file(path, Some(file.size())).ok()?;
+    let bytes = crate::skill::read_listed(path, &file.stamp, Some(file.size())).ok()?;
     (bytes.len() as u64 == file.size() && <[u8; 32]>::from(Sha256::digest(&bytes)) == file.digest)
         .then_some(bytes)
 }

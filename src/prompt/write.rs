@@ -105,34 +105,164 @@ pub fn splice(path: &Path, existing: Option<&str>, block: &str) -> Result<String
     }
 }
 
-/// Puts `block` into `path`, refusing symlinks that leave `project`.
+/// Puts `block` into `path`. A file inside `project` is read and written through a handle on
+/// the project: links on the way (the file itself, a folder above it) are followed only while
+/// they stay inside, else refused. A file outside the project is where the user said.
 pub fn write(path: &Path, project: &Path, block: &str) -> Result<Outcome, WriteError> {
-    let target = match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-            let project = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
-            if !target.starts_with(&project) {
-                return Err(WriteError::SymlinkOut {
-                    path: path.to_path_buf(),
-                    target,
-                });
-            }
-            target
-        }
-        _ => path.to_path_buf(),
+    let absolute = crate::source::grammar::normalize(&if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        project.join(path)
+    });
+    match absolute.strip_prefix(project) {
+        Ok(rel) if !rel.as_os_str().is_empty() => write_inside(path, project, rel, block),
+        _ => write_outside(path, block),
+    }
+}
+
+/// The file `rel` of the project, through a handle on it.
+fn write_inside(
+    path: &Path,
+    project: &Path,
+    rel: &Path,
+    block: &str,
+) -> Result<Outcome, WriteError> {
+    let read_error = |source| WriteError::Read {
+        path: path.to_path_buf(),
+        source,
     };
-    // A device (`/dev/null`), FIFO or socket: the atomic rename would replace it (fsutil refuses
-    // that too), and reading a FIFO would block, so it is refused here, before the read.
-    if std::fs::metadata(&target).is_ok_and(|meta| !meta.is_file()) {
+    let root = cap_std::fs::Dir::open_ambient_dir(project, cap_std::ambient_authority())
+        .map_err(read_error)?;
+    let found = real_path(&root, rel).map_err(|err| escaped(path, project, err))?;
+    let kind = root.metadata(&found).map(|meta| meta.is_file());
+    let opened = root
+        .open_with(&found, &read_options())
+        .map(cap_std::fs::File::into_std);
+    let existing = read_existing(path, kind.ok(), opened)?;
+    finish(path, existing.as_deref(), block, |text| {
+        crate::fsutil::write_atomic_beneath(&root, &found, text.as_bytes())
+    })
+}
+
+/// Where the file `rel` really is beneath `root`, relative to it: links on the way followed
+/// (beneath `root` only), a file that does not exist yet (or a link to one) where it would be.
+fn real_path(root: &cap_std::fs::Dir, rel: &Path) -> std::io::Result<PathBuf> {
+    let mut rel = rel.to_path_buf();
+    for _ in 0..8 {
+        match root.canonicalize(&rel) {
+            Ok(canonical) => return Ok(canonical),
+            Err(err) if err.kind() != std::io::ErrorKind::NotFound => return Err(err),
+            Err(_) => {}
+        }
+        let parent = rel.parent().filter(|p| !p.as_os_str().is_empty());
+        let real_parent = match parent {
+            Some(parent) => root.canonicalize(parent)?,
+            None => PathBuf::new(),
+        };
+        let at = real_parent.join(rel.file_name().unwrap_or_default());
+        match root.read_link_contents(&at) {
+            // A link to a file not made yet: where it points, if that stays beneath the root.
+            Ok(target) if target.is_absolute() => {
+                return Err(std::io::ErrorKind::PermissionDenied.into());
+            }
+            Ok(target) => {
+                rel = crate::source::grammar::normalize(
+                    &Path::new("/").join(&real_parent).join(target),
+                )
+                .strip_prefix("/")
+                .map(Path::to_path_buf)
+                .map_err(|_| std::io::Error::from(std::io::ErrorKind::PermissionDenied))?;
+                if rel.as_os_str().is_empty() {
+                    return Err(std::io::ErrorKind::PermissionDenied.into());
+                }
+            }
+            Err(_) => return Ok(at),
+        }
+    }
+    Err(std::io::Error::other("too many links"))
+}
+
+/// A failure to find the file beneath the project: a link leading out, said as such.
+fn escaped(path: &Path, project: &Path, err: std::io::Error) -> WriteError {
+    let target = std::fs::canonicalize(path)
+        .or_else(|_| {
+            path.parent()
+                .map_or(Ok(PathBuf::new()), std::fs::canonicalize)
+                .map(|p| p.join(path.file_name().unwrap_or_default()))
+        })
+        .unwrap_or_else(|_| path.to_path_buf());
+    let project = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
+    if target.starts_with(&project) {
+        WriteError::Read {
+            path: path.to_path_buf(),
+            source: err,
+        }
+    } else {
+        WriteError::SymlinkOut {
+            path: path.to_path_buf(),
+            target,
+        }
+    }
+}
+
+/// A file outside the project, where the user named it.
+fn write_outside(path: &Path, block: &str) -> Result<Outcome, WriteError> {
+    let kind = std::fs::metadata(path).map(|meta| meta.is_file());
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags_nonblocking()
+        .open(path);
+    let existing = read_existing(path, kind.ok(), opened)?;
+    finish(path, existing.as_deref(), block, |text| {
+        crate::fsutil::write_atomic(path, text.as_bytes())
+    })
+}
+
+/// Opening for reading without blocking on a FIFO.
+fn read_options() -> cap_std::fs::OpenOptions {
+    let mut options = cap_std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use cap_std::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options
+}
+
+/// `O_NONBLOCK` for `std` opens, where the system has it.
+trait NonBlocking {
+    fn custom_flags_nonblocking(&mut self) -> &mut Self;
+}
+
+impl NonBlocking for std::fs::OpenOptions {
+    fn custom_flags_nonblocking(&mut self) -> &mut Self {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            self.custom_flags(libc::O_NONBLOCK);
+        }
+        self
+    }
+}
+
+/// The text of the file `opened` (`None` when there is none); `is_file` says what the path held
+/// before it was opened. What was opened is checked to be a regular file before a byte is read:
+/// a device, FIFO or socket is refused (reading a FIFO would block, and the atomic rename would
+/// replace it).
+fn read_existing(
+    path: &Path,
+    is_file: Option<bool>,
+    opened: std::io::Result<std::fs::File>,
+) -> Result<Option<String>, WriteError> {
+    if is_file == Some(false) {
         return Err(WriteError::NotAFile {
             path: path.to_path_buf(),
         });
     }
-    let existing = match std::fs::read(&target) {
-        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| WriteError::NotUtf8 {
-            path: path.to_path_buf(),
-        })?),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+    let file = match opened {
+        Ok(file) => file,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(source) => {
             return Err(WriteError::Read {
                 path: path.to_path_buf(),
@@ -140,11 +270,44 @@ pub fn write(path: &Path, project: &Path, block: &str) -> Result<Outcome, WriteE
             });
         }
     };
-    let text = splice(path, existing.as_deref(), block)?;
-    if existing.as_deref() == Some(text.as_str()) {
+    let meta = file.metadata().map_err(|source| WriteError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if !meta.is_file() {
+        return Err(WriteError::NotAFile {
+            path: path.to_path_buf(),
+        });
+    }
+    let bytes =
+        crate::skill::read_open(file, Some(meta.len()), crate::skill::MAX_READ).map_err(|err| {
+            WriteError::Read {
+                path: path.to_path_buf(),
+                source: match err {
+                    crate::skill::ReadOpen::Io(err) => err,
+                    crate::skill::ReadOpen::TooLarge => std::io::ErrorKind::FileTooLarge.into(),
+                },
+            }
+        })?;
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| WriteError::NotUtf8 {
+            path: path.to_path_buf(),
+        })
+}
+
+/// Splices `block` into `existing` and writes it with `write` when it changed.
+fn finish(
+    path: &Path,
+    existing: Option<&str>,
+    block: &str,
+    write: impl FnOnce(&str) -> std::io::Result<()>,
+) -> Result<Outcome, WriteError> {
+    let text = splice(path, existing, block)?;
+    if existing == Some(text.as_str()) {
         return Ok(Outcome::Unchanged);
     }
-    crate::fsutil::write_atomic(&target, text.as_bytes()).map_err(|source| WriteError::Write {
+    write(&text).map_err(|source| WriteError::Write {
         path: path.to_path_buf(),
         source,
     })?;

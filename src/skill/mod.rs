@@ -285,6 +285,30 @@ pub fn read_file(path: &Path, size: Option<u64>) -> std::io::Result<Vec<u8>> {
     })
 }
 
+/// Reads a file of a skill's inventory, only if the file opened is the one the inventory listed:
+/// the same device and inode as `stamp` (of the link's target, for a link). A file swapped
+/// since the listing — for a link to `/etc/passwd`, a folder on the way for a link elsewhere —
+/// is refused with `InvalidData` instead of read, so a scan and a later read can never be
+/// about two different files.
+pub fn read_listed(
+    path: &Path,
+    stamp: &inventory::Stamp,
+    size: Option<u64>,
+) -> std::io::Result<Vec<u8>> {
+    let file = open_nonblocking(path)?;
+    let now = inventory::Stamp::of(&file.metadata()?);
+    if (now.dev, now.ino) != (stamp.dev, stamp.ino) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("`{}` was replaced since it was listed", path.display()),
+        ));
+    }
+    read_open(file, size, MAX_READ).map_err(|err| match err {
+        ReadOpen::TooLarge => too_large(path),
+        ReadOpen::Io(err) => err,
+    })
+}
+
 /// Why [`read_open`] stopped.
 #[derive(Debug)]
 pub enum ReadOpen {
@@ -496,5 +520,31 @@ mod tests {
         assert_eq!(skill.name().as_deref(), Some("123"));
         assert_eq!(skill.description().as_deref(), Some("yes"));
         assert!(skill.is_internal());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_swapped_after_the_listing_is_not_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let skill = tmp.path().join("skill");
+        std::fs::create_dir_all(skill.join("refs")).unwrap();
+        std::fs::write(skill.join("refs/a.md"), "listed\n").unwrap();
+        std::fs::write(tmp.path().join("secret"), "outside\n").unwrap();
+        let inventory = inventory::Inventory::scan(&skill);
+        let entry = inventory.get("refs/a.md").unwrap();
+        assert_eq!(
+            read_listed(&entry.path, &entry.stamp, Some(entry.size)).unwrap(),
+            b"listed\n"
+        );
+        // The file becomes a link out of the skill; then the folder on the way does.
+        std::fs::remove_file(skill.join("refs/a.md")).unwrap();
+        std::os::unix::fs::symlink(tmp.path().join("secret"), skill.join("refs/a.md")).unwrap();
+        let err = read_listed(&entry.path, &entry.stamp, Some(entry.size)).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        std::fs::rename(skill.join("refs"), tmp.path().join("old-refs")).unwrap();
+        std::fs::create_dir(tmp.path().join("elsewhere")).unwrap();
+        std::fs::write(tmp.path().join("elsewhere/a.md"), "listed\n").unwrap();
+        std::os::unix::fs::symlink(tmp.path().join("elsewhere"), skill.join("refs")).unwrap();
+        assert!(read_listed(&entry.path, &entry.stamp, Some(entry.size)).is_err());
     }
 }

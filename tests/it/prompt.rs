@@ -404,6 +404,55 @@ fn write_refuses_bad_targets() {
     }
 }
 
+/// `--write` never leaves the project through a link on the way, and never waits on a FIFO.
+#[cfg(unix)]
+#[test]
+fn write_stays_in_the_project() {
+    let context = TestContext::new();
+    project(&context);
+    let outside = context.temp.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let canary = write(&outside.join("AGENTS.md"), "canary\n");
+    std::os::unix::fs::symlink(&outside, context.project.join("docs")).unwrap();
+    let output = run(context
+        .command()
+        .args(["prompt", "--write", "docs/AGENTS.md"]));
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    snapshot_output!(context, output);
+    assert_eq!(std::fs::read_to_string(&canary).unwrap(), "canary\n");
+    let output = run(context.command().args(["prompt", "--write", "docs/NEW.md"]));
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(!outside.join("NEW.md").exists(), "nothing created outside");
+    // A link that stays inside is followed: the file it names gets the block.
+    std::fs::create_dir_all(context.project.join("notes")).unwrap();
+    std::os::unix::fs::symlink("../AGENTS.md", context.project.join("notes/AGENTS.md")).unwrap();
+    let output = run(context
+        .command()
+        .args(["prompt", "--write", "notes/AGENTS.md"]));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert!(
+        std::fs::read_to_string(context.project.join("AGENTS.md"))
+            .unwrap()
+            .contains("<!-- skills:start -->")
+    );
+    assert!(
+        std::fs::symlink_metadata(context.project.join("notes/AGENTS.md"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    // A FIFO is refused at once, not read (which would wait for a writer forever).
+    let fifo = context.project.join("FIFO.md");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let output = run(context.command().args(["prompt", "--write", "FIFO.md"]));
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    snapshot_output!(context, output);
+}
+
 /// A skill package with scoped tools and resources, plus universal ones from files.
 fn package(context: &TestContext) {
     context.write(
