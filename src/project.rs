@@ -172,6 +172,17 @@ impl Scope {
         .map_err(ProjectError::Lock)
     }
 
+    /// How this scope's lock reads source strings: relative to the lock's folder, and for a
+    /// project, its local sources held inside its repository.
+    pub fn source_env(&self) -> crate::source::SourceEnv {
+        let env = crate::source::SourceEnv::from_env(self.lock_dir());
+        if self.global {
+            env
+        } else {
+            env.bounded(crate::source::open::repository_of(&self.lock_dir()))
+        }
+    }
+
     /// The folder the lock is in (local sources are relative to it).
     pub fn lock_dir(&self) -> PathBuf {
         self.lock_path

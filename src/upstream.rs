@@ -38,7 +38,7 @@ impl<'a> Locked<'a> {
         settings.web = web::WebLimits::from(limits);
         Locked {
             scope,
-            env: SourceEnv::from_env(scope.lock_dir()),
+            env: scope.source_env(),
             sources: Sources::new(settings),
             limits: Limits::from(limits),
         }
@@ -53,7 +53,7 @@ impl<'a> Locked<'a> {
 /// Whether `entry`'s source is the folder `dir` itself: a skill made where it is installed
 /// (recorded by `skills manifest`), which has no upstream to follow.
 pub fn is_own_source(entry: &LockEntry, scope: &Scope, dir: &Path) -> bool {
-    let env = SourceEnv::from_env(scope.lock_dir());
+    let env = scope.source_env();
     let real = |path: &Path| std::fs::canonicalize(path).ok();
     entry.source_type() == SourceType::Local
         && matches!(

@@ -153,7 +153,7 @@ fn item(entry: &Entry, index: &SkillIndex, lock: Option<&Lock>, scope: &Scope) -
 /// The source as the reference gives it: a local one as an absolute path (the lock keeps it
 /// relative to its own folder).
 fn source(entry: &LockEntry, scope: &Scope) -> String {
-    let env = crate::source::SourceEnv::from_env(scope.lock_dir());
+    let env = scope.source_env();
     match Location::of_entry(entry, &scope.lock_dir(), &env) {
         Ok(Location::Folder(path)) if entry.source_type() == SourceType::Local => {
             path.display().to_string()

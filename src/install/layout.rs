@@ -9,7 +9,6 @@ use super::{Placement, link_placements, placements};
 use crate::hint::Hint;
 use crate::lock::{InstallMode, LockEntry, SourceType};
 use crate::project::{ProjectError, Scope, Target};
-use crate::source::SourceEnv;
 use crate::source::open::Location;
 
 /// Where a locked skill goes: the recorded agents (else the defaults, as `add`), in the recorded
@@ -78,11 +77,9 @@ pub fn layout(scope: &Scope, name: &str, entry: &LockEntry) -> Result<Layout, La
     let dirs: Vec<PathBuf> = targets.iter().map(|t| t.dir.clone()).collect();
     let placements = if mode == InstallMode::Link {
         // Linked into its source folder: only a folder on this machine can be.
-        let Ok(Location::Folder(root)) = Location::of_entry(
-            entry,
-            &scope.lock_dir(),
-            &SourceEnv::from_env(scope.lock_dir()),
-        ) else {
+        let Ok(Location::Folder(root)) =
+            Location::of_entry(entry, &scope.lock_dir(), &scope.source_env())
+        else {
             return Err(LayoutError::NotAFolder);
         };
         let rel = entry

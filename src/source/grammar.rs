@@ -36,6 +36,9 @@ pub struct SourceEnv {
     pub gitlab_base: String,
     pub cwd: PathBuf,
     pub home: Option<PathBuf>,
+    /// Where the folders a lock's local sources name must be (a project lock: its repository),
+    /// `None` for no bound (the user's own lock).
+    pub bound: Option<PathBuf>,
 }
 
 impl SourceEnv {
@@ -63,6 +66,16 @@ impl SourceEnv {
             home: std::env::var_os("HOME")
                 .filter(|h| !h.is_empty())
                 .map(PathBuf::from),
+            bound: None,
+        }
+    }
+
+    /// The same, with the folders of a lock's local sources held inside `bound`.
+    #[must_use]
+    pub fn bounded(self, bound: PathBuf) -> SourceEnv {
+        SourceEnv {
+            bound: Some(bound),
+            ..self
         }
     }
 }
@@ -737,6 +750,7 @@ mod tests {
             gitlab_base: "https://gitlab.com".into(),
             cwd: PathBuf::from("/work/proj"),
             home: Some(PathBuf::from("/home/me")),
+            bound: None,
         }
     }
 
@@ -997,6 +1011,7 @@ mod tests {
             gitlab_base: "https://gitlab.com".into(),
             cwd: "/p".into(),
             home: None,
+            bound: None,
         };
         let Ok(Source::Git(git)) = parse("https://user:ghp_secret@example.com/o/r.git", &env)
         else {

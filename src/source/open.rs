@@ -65,7 +65,11 @@ impl Location {
                     Some(rest) => dirs::home_dir().ok_or(OpenError::NoHome)?.join(rest),
                     None => lock_dir.join(&entry.source),
                 };
-                Ok(Location::Folder(super::grammar::normalize(&path)))
+                let path = super::grammar::normalize(&path);
+                if let Some(bound) = &env.bound {
+                    check_bound(&entry.source, &path, bound)?;
+                }
+                Ok(Location::Folder(path))
             }
             SourceType::WellKnown => match super::parse(&entry.source, env) {
                 Ok(Source::Web { url, kind }) => Ok(Location::Web {
@@ -74,9 +78,14 @@ impl Location {
                 }),
                 _ => Err(OpenError::NotWebSource(entry.source.clone())),
             },
-            SourceType::NodeModules => super::npm::find_installed(lock_dir, &entry.source)
-                .map(Location::Folder)
-                .ok_or_else(|| OpenError::PackageNotInstalled(entry.source.clone())),
+            SourceType::NodeModules => {
+                // Looked up in the `node_modules` folders of the repository only; what a package
+                // manager links from there (a store, a local package) is its own business.
+                let path = super::npm::find_installed(lock_dir, &entry.source)
+                    .filter(|path| env.bound.as_ref().is_none_or(|b| path.starts_with(b)))
+                    .ok_or_else(|| OpenError::PackageNotInstalled(entry.source.clone()))?;
+                Ok(Location::Folder(path))
+            }
             SourceType::Github | SourceType::Gitlab | SourceType::Git => {
                 match super::parse(&entry.source, env) {
                     Ok(Source::Git(source)) => Ok(Location::Git(source.url)),
@@ -89,6 +98,30 @@ impl Location {
             }
         }
     }
+}
+
+/// A locked folder must be inside `bound` (a project lock's repository), links resolved: a
+/// lock from a clone must not make `skills` read, link or install `~/.ssh`.
+fn check_bound(source: &str, path: &Path, bound: &Path) -> Result<(), OpenError> {
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    if real(path).starts_with(real(bound)) {
+        Ok(())
+    } else {
+        Err(OpenError::Outside {
+            folder: source.to_owned(),
+            bound: bound.to_path_buf(),
+        })
+    }
+}
+
+/// The folder a project's lock may name local sources in: the repository it is in (the nearest
+/// folder above it with a `.git`), else its own folder.
+pub fn repository_of(lock_dir: &Path) -> PathBuf {
+    lock_dir
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .unwrap_or(lock_dir)
+        .to_path_buf()
 }
 
 /// A source to open: where it is, what to read there, and what the lock records about it.
@@ -240,6 +273,8 @@ pub enum OpenError {
     NoSourceUrl(String),
     #[error("its `skillPath` `{0}` leaves the source")]
     SkillPathLeaves(String),
+    #[error("its local source `{folder}` is outside `{}`, the repository of the lockfile", bound.display())]
+    Outside { folder: String, bound: PathBuf },
 }
 
 impl From<FetchError> for OpenError {
@@ -257,6 +292,9 @@ impl Hint for OpenError {
                 Some("a local source is a folder of skills or a skill folder".into())
             }
             OpenError::Web(err) => err.hint(),
+            OpenError::Outside { .. } => Some(
+                "a project's lockfile reads local sources inside its repository only; add the skill with `-g` to use a folder elsewhere".into(),
+            ),
             _ => None,
         }
     }

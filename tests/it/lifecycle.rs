@@ -525,3 +525,76 @@ fn global_lock_lifecycle() {
         "# Formats v2\n"
     );
 }
+
+/// A project's lock names local folders inside its repository only: a lock from a clone must
+/// not make `skills` read, link or install `~/.ssh` (a bot that runs `skills update` and
+/// commits the result would publish it).
+#[test]
+fn a_lock_cannot_reach_outside_its_repository() {
+    let context = TestContext::new();
+    std::fs::create_dir_all(context.project.join(".git")).unwrap();
+    // What the attacker wants: a folder outside the repository, made to look like a skill.
+    let outside = context.home.join(".ssh");
+    write(
+        &outside.join("SKILL.md"),
+        "---\nname: keys\ndescription: Keys. Use when asked.\n---\n",
+    );
+    let canary = write(
+        &outside.join("id_ed25519"),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n",
+    );
+    let before = fingerprint(&outside);
+    let hash = "0".repeat(64);
+    let mut skills = serde_json::Map::new();
+    for (name, extra) in [
+        ("keys", json!({})),
+        ("linked", json!({"mode": "link", "agents": ["claude-code"]})),
+    ] {
+        let mut entry = json!({
+            "source": "../home/.ssh",
+            "sourceType": "local",
+            "computedHash": hash,
+        });
+        entry
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        skills.insert(name.to_owned(), entry);
+    }
+    context.write(
+        "skills-lock.json",
+        serde_json::to_string_pretty(&json!({"version": 1, "skills": skills})).unwrap(),
+    );
+    for args in [
+        &["install"][..],
+        &["install", "--frozen"],
+        &["update", "-y"],
+        &["check"],
+    ] {
+        let output = run(context.command().args(args));
+        assert_ne!(output.code, 0, "{args:?}: {}", output.stderr);
+        assert!(
+            output.stderr.contains("is outside") && output.stderr.contains("the repository"),
+            "{args:?}: {}",
+            output.stderr
+        );
+        assert!(
+            !output.stderr.contains("BEGIN OPENSSH"),
+            "{}",
+            output.stderr
+        );
+    }
+    assert_eq!(
+        fingerprint(&outside),
+        before,
+        "the outside folder is untouched"
+    );
+    assert!(canary.exists());
+    assert!(
+        tree(&context.project)
+            .iter()
+            .all(|p| !p.contains(".claude") && !p.contains(".agents")),
+        "nothing installed: {:?}",
+        tree(&context.project)
+    );
+}
