@@ -127,6 +127,9 @@ pub enum Head {
 pub struct HeadScan {
     /// Where the first line not yet looked at starts.
     next: usize,
+    /// How far the line that starts at `next` was searched for its end: a line longer than what
+    /// one read brings is searched on from there, not from its start again.
+    searched: usize,
     opened: bool,
 }
 
@@ -141,7 +144,11 @@ impl HeadScan {
         loop {
             let start = self.next;
             let rest = bytes.get(start..).unwrap_or_default();
-            let Some(at) = memchr::memchr2(b'\n', b'\r', rest) else {
+            let from = self.searched.max(start);
+            let found = memchr::memchr2(b'\n', b'\r', bytes.get(from..).unwrap_or_default())
+                .map(|at| from - start + at);
+            let Some(at) = found else {
+                self.searched = bytes.len();
                 // A first line that cannot become `---` ends the wait early.
                 if !self.opened {
                     if BOM.starts_with(rest) {
@@ -159,7 +166,10 @@ impl HeadScan {
             let next = if bytes[end] == b'\r' {
                 match bytes.get(end + 1) {
                     // A CR at the end of what was read may be the first half of a CRLF.
-                    None => return Head::More,
+                    None => {
+                        self.searched = end;
+                        return Head::More;
+                    }
                     Some(b'\n') => end + 2,
                     Some(_) => end + 1,
                 }
