@@ -107,6 +107,14 @@ impl Printer {
         }
     }
 
+    /// `hint: …` on stderr, silenced by `-q`.
+    pub fn hint(&self, message: impl Display) {
+        if !self.quiet {
+            let label = self.paint_err(INFO, "hint");
+            let _ = writeln!(io::stderr().lock(), "{label}: {message}");
+        }
+    }
+
     /// `hint: …` on stderr for each distinct hint of `errors` (after their warnings), silenced
     /// by `-q`.
     pub fn hints<'a>(&self, errors: impl IntoIterator<Item = &'a dyn Hint>) {
@@ -116,12 +124,8 @@ impl Printer {
                 seen.push(hint);
             }
         }
-        if self.quiet {
-            return;
-        }
-        let label = self.paint_err(INFO, "hint");
         for hint in seen {
-            let _ = writeln!(io::stderr().lock(), "{label}: {hint}");
+            self.hint(hint);
         }
     }
 

@@ -143,6 +143,8 @@ pub enum Skip {
     Install(InstallError),
     /// The install gate refused it (`codes`: the findings' rules, if it got that far).
     Refused { codes: Vec<String> },
+    /// It would replace what is there (another source's skill, local edits), without `--force`.
+    Conflict(String),
 }
 
 impl std::fmt::Display for Skip {
@@ -158,6 +160,7 @@ impl std::fmt::Display for Skip {
             Skip::Refused { codes } => {
                 write!(f, "refused by the install gate: {}", codes.join(", "))
             }
+            Skip::Conflict(why) => f.write_str(why),
         }
     }
 }

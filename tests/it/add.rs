@@ -903,3 +903,54 @@ fn global_scope_writes_the_v3_lock() {
     );
     git(context.temp.path(), &["--version"]);
 }
+
+/// A second source that shares some names with an installed one: the shared names are left
+/// alone and said, with both sources; the others go in; the answer is still no (exit 1).
+#[test]
+fn shared_names_across_sources_install_the_rest() {
+    let context = TestContext::new();
+    let first = context.temp.path().join("first");
+    let second = context.temp.path().join("second");
+    for (dir, names) in [(&first, ["alpha", "beta"]), (&second, ["beta", "gamma"])] {
+        for name in names {
+            write(
+                &dir.join(format!("skills/{name}/SKILL.md")),
+                format!(
+                    "---\nname: {name}\ndescription: {name} from {}. Use when asked.\n---\n",
+                    dir.file_name().unwrap().to_string_lossy()
+                ),
+            );
+        }
+    }
+    let add = |source: &Path| {
+        run(context
+            .command()
+            .args(["add", "--skill", "*", "-a", "claude-code", "-y"])
+            .arg(source))
+    };
+    assert_eq!(add(&first).code, 0);
+    let output = add(&second);
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    snapshot_output!(context, output);
+    let lock = lock(&context);
+    assert_eq!(lock["skills"]["beta"]["source"], "../first");
+    assert_eq!(lock["skills"]["gamma"]["source"], "../second");
+    assert!(
+        std::fs::read_to_string(context.project.join(".claude/skills/beta/SKILL.md"))
+            .unwrap()
+            .contains("from first")
+    );
+    let output = run(context
+        .command()
+        .args(["add", "--skill", "*", "-a", "claude-code", "-y", "--json"])
+        .arg(&second));
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    let document: Value = serde_json::from_str(&output.stdout).unwrap();
+    let beta = document["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "beta")
+        .unwrap();
+    assert_eq!(beta["status"], "skipped");
+}

@@ -92,13 +92,27 @@ pub fn install_from(
     let _guard = install::take_turn(&scope, printer)?;
     let mut lock = scope.read_lock()?;
     let mut transaction = install::transaction(&scope);
-    let replaced = check_conflicts(
-        &planned,
-        &lock,
-        &opened.origin,
-        args.force,
-        &mut transaction,
-    )?;
+    let Conflicts {
+        planned,
+        conflicts,
+        replaced,
+    } = conflicts(planned, &lock, &opened.origin, args.force, &mut transaction)?;
+    if planned.is_empty() && !conflicts.is_empty() {
+        return Err(Error::msg(format!(
+            "not replacing what is there: {}",
+            conflicts
+                .iter()
+                .map(|(_, why)| why.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ))
+        .with_hint("pass `--force` to replace it (local edits are lost)")
+        .answer_no());
+    }
+    for (name, why) in &conflicts {
+        printer.warn(format_args!("skipped `{name}`: {why}"));
+        skipped.push((name.clone(), install::Skip::Conflict(why.clone())));
+    }
     if args.dry_run {
         printer.data(&describe_plan(
             &planned,
@@ -148,7 +162,13 @@ pub fn install_from(
         };
         installed.report(args.json, printer)?;
     }
-    Ok(if gate.refused_any() {
+    if !conflicts.is_empty() {
+        printer.hint(format_args!(
+            "{} skill(s) were not replaced; pass `--force` to replace them (local edits are lost)",
+            conflicts.len()
+        ));
+    }
+    Ok(if gate.refused_any() || !conflicts.is_empty() {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
@@ -338,36 +358,49 @@ fn stage_one(transaction: &mut Transaction, passed: crate::gate::Passed) -> Resu
     })
 }
 
+/// The planned skills split by whether they may be written, from [`conflicts`].
+pub struct Conflicts {
+    /// What may be written.
+    pub planned: Vec<Planned>,
+    /// What may not without `--force`, each with why (naming both sources when there are two).
+    pub conflicts: Vec<(String, String)>,
+    /// Names whose lock entries `--force` gives up: their folder goes to a skill of another name.
+    pub replaced: Vec<String>,
+}
+
 /// Folders the lock does not know are someone's work; a name locked from another source is
 /// someone else's skill; an installed copy that differs from what the lock says was installed
-/// holds local edits; a folder locked under another name (`PDF`, `pdf`) is another skill's. Each
-/// needs `--force`. Returns the names whose lock entries `--force` gives up (their folder goes to
-/// a skill of another name).
-pub fn check_conflicts(
-    planned: &[Planned],
+/// holds local edits; a folder locked under another name (`PDF`, `pdf`) is another skill's.
+/// Each is left out without `--force` (the others go in), and said.
+pub fn conflicts(
+    planned: Vec<Planned>,
     lock: &crate::lock::Lock,
     origin: &Origin,
     force: bool,
     transaction: &mut Transaction,
-) -> Result<Vec<String>, Error> {
-    let mut problems = Vec::new();
-    let mut replaced = Vec::new();
+) -> Result<Conflicts, Error> {
+    let mut out = Conflicts {
+        planned: Vec::new(),
+        conflicts: Vec::new(),
+        replaced: Vec::new(),
+    };
     for skill in planned {
-        for (other, _) in lock.skills.iter().filter(|(name, _)| {
+        let mut problems = Vec::new();
+        for (other, entry) in lock.skills.iter().filter(|(name, _)| {
             **name != skill.name
                 && crate::skill::name::folder_name(name).as_deref() == Some(skill.folder.as_str())
         }) {
             problems.push(format!(
-                "`{}` would go into the folder of the locked skill `{other}`",
-                skill.name
+                "`{}` would go into the folder of `{other}`, installed from `{}`",
+                skill.name, entry.source
             ));
-            replaced.push(other.clone());
+            out.replaced.push(other.clone());
         }
         match lock.skills.get(&skill.name) {
             Some(entry) if entry.source != origin.source => {
                 problems.push(format!(
-                    "`{}` is installed from `{}`",
-                    skill.name, entry.source
+                    "`{}` is installed from `{}`, not from `{}`",
+                    skill.name, entry.source, origin.source
                 ));
             }
             Some(entry) => {
@@ -390,16 +423,16 @@ pub fn check_conflicts(
                 }
             }
         }
+        if problems.is_empty() || force {
+            out.planned.push(skill);
+        } else {
+            out.conflicts.push((skill.name, problems.join("; ")));
+        }
     }
-    if problems.is_empty() || force {
-        return Ok(replaced);
+    if !force {
+        out.replaced.clear();
     }
-    Err(Error::msg(format!(
-        "not replacing what is there: {}",
-        problems.join("; ")
-    ))
-    .with_hint("pass `--force` to replace it (local edits are lost)")
-    .answer_no())
+    Ok(out)
 }
 
 pub fn lock_entry(
