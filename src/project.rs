@@ -173,13 +173,12 @@ impl Scope {
     }
 
     /// How this scope's lock reads source strings: relative to the lock's folder, and for a
-    /// project, its local sources held inside its repository.
+    /// project in a repository (a clone), its local sources held inside that repository.
     pub fn source_env(&self) -> crate::source::SourceEnv {
         let env = crate::source::SourceEnv::from_env(self.lock_dir());
-        if self.global {
-            env
-        } else {
-            env.bounded(crate::source::open::repository_of(&self.lock_dir()))
+        match crate::source::open::repository_of(&self.lock_dir()) {
+            Some(repository) if !self.global => env.bounded(repository),
+            _ => env,
         }
     }
 
@@ -348,17 +347,28 @@ impl Scope {
         self.group(pairs.into_iter())
     }
 
-    /// Groups agents by skills dir, canonical dir first, in table order otherwise.
+    /// Groups agents by skills dir, canonical dir first, in table order otherwise. Two dirs that
+    /// are one folder (`.claude/skills` a link to `../.agents/skills`) are one target, under the
+    /// first one's name: a link placed in one would replace the copy in the other.
     fn group(&self, agents: impl Iterator<Item = (&'static Agent, &'static str)>) -> Vec<Target> {
+        let real = |dir: &Path| std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
         let mut targets: Vec<Target> = Vec::new();
         for (agent, id) in agents {
             let Some(dir) = self.agent_dir(agent) else {
                 continue;
             };
-            match targets.iter_mut().find(|t| t.dir == dir) {
+            let same = real(&dir);
+            match targets
+                .iter_mut()
+                .find(|t| t.dir == dir || real(&t.dir) == same)
+            {
                 Some(target) => {
                     if !target.agents.contains(&id) {
                         target.agents.push(id);
+                    }
+                    // One folder under two names: the canonical one names it.
+                    if dir == self.canonical {
+                        target.dir = dir;
                     }
                 }
                 None => targets.push(Target {

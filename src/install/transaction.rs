@@ -202,6 +202,14 @@ impl Transaction {
             return Ok(None);
         };
         self.created.extend(created);
+        // One folder reached by two paths (a dir that links to another) is one dir, so that
+        // two items can never take one name in it.
+        let id = |d: &AgentDir| d.dir.dir_metadata().ok().and_then(|m| FileId::of(&m));
+        if let Some(same) = id(&agent)
+            && let Some(index) = self.dirs.iter().position(|d| id(&d.agent) == Some(same))
+        {
+            return Ok(Some(index));
+        }
         self.dirs.push(Dir {
             agent,
             staging: None,

@@ -115,13 +115,13 @@ fn check_bound(source: &str, path: &Path, bound: &Path) -> Result<(), OpenError>
 }
 
 /// The folder a project's lock may name local sources in: the repository it is in (the nearest
-/// folder above it with a `.git`), else its own folder.
-pub fn repository_of(lock_dir: &Path) -> PathBuf {
+/// folder above it with a `.git`). A project that is no repository was not cloned from anyone:
+/// its lock is the user's own, and `None` bounds nothing.
+pub fn repository_of(lock_dir: &Path) -> Option<PathBuf> {
     lock_dir
         .ancestors()
         .find(|dir| dir.join(".git").exists())
-        .unwrap_or(lock_dir)
-        .to_path_buf()
+        .map(Path::to_path_buf)
 }
 
 /// A source to open: where it is, what to read there, and what the lock records about it.

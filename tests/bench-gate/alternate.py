@@ -3,7 +3,9 @@
 order, so that a machine whose speed drifts during the sitting (other builds, page cache) drifts
 for all variants alike. Each run starts from an empty project folder.
 
-usage: alternate.py RUNS PROJECT -- LABEL=COMMAND [LABEL=COMMAND ...]
+usage: alternate.py RUNS PROJECT [--setup COMMAND] -- LABEL=COMMAND [LABEL=COMMAND ...]
+`--setup` runs (untimed) in the fresh project folder before each timed run: a lockfile to
+restore, skills already in place.
 Prints, per variant, the median / min / max wall time and the median peak RSS (wait4), and the
 median relative to the first variant.
 """
@@ -15,9 +17,11 @@ import sys
 import time
 
 
-def run_once(command, project):
+def run_once(command, project, setup=None):
     shutil.rmtree(project, ignore_errors=True)
     os.makedirs(project)
+    if setup:
+        subprocess.run(setup, shell=True, cwd=project, check=True)
     start = time.perf_counter()
     proc = subprocess.Popen(command, shell=True, cwd=project,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -32,14 +36,17 @@ def run_once(command, project):
 
 def main():
     runs, project = int(sys.argv[1]), sys.argv[2]
+    setup = None
+    if "--setup" in sys.argv[:sys.argv.index("--")]:
+        setup = sys.argv[sys.argv.index("--setup") + 1]
     variants = [arg.split("=", 1) for arg in sys.argv[sys.argv.index("--") + 1:]]
     results = {label: [] for label, _ in variants}
     for label, command in variants:  # one warm-up each
-        run_once(command, project)
+        run_once(command, project, setup)
     for i in range(runs):
         order = variants[i % len(variants):] + variants[:i % len(variants)]
         for label, command in order:
-            results[label].append(run_once(command, project))
+            results[label].append(run_once(command, project, setup))
     base = statistics.median(w for w, _ in results[variants[0][0]])
     print(f"| variant | median | min | max | peak RSS (median) | vs `{variants[0][0]}` |")
     print("|---|---|---|---|---|---|")

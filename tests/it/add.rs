@@ -954,3 +954,41 @@ fn shared_names_across_sources_install_the_rest() {
         .unwrap();
     assert_eq!(beta["status"], "skipped");
 }
+
+/// `.claude/skills` a link to `../.agents/skills` (a common layout): the two dirs are one
+/// folder, so Claude Code and Codex get one copy there — never a link in place of the copy.
+#[cfg(unix)]
+#[test]
+fn a_dir_linked_to_another_is_one_target() {
+    let context = TestContext::new();
+    std::fs::create_dir_all(context.project.join(".agents/skills")).unwrap();
+    std::fs::create_dir_all(context.project.join(".claude")).unwrap();
+    std::os::unix::fs::symlink("../.agents/skills", context.project.join(".claude/skills"))
+        .unwrap();
+    let output = run(context
+        .command()
+        .args([
+            "add",
+            "--skill",
+            "pdf-forms",
+            "-a",
+            "claude-code",
+            "-a",
+            "codex",
+            "-y",
+        ])
+        .arg(fixture("flat")));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let installed = context.project.join(".agents/skills/pdf-forms");
+    assert!(
+        std::fs::symlink_metadata(&installed).unwrap().is_dir(),
+        "a folder, not a link to itself"
+    );
+    assert!(installed.join("SKILL.md").is_file());
+    let lock = lock(&context);
+    assert_eq!(lock["skills"]["pdf-forms"]["mode"], "copy");
+    let output = run(context.command().args(["install", "--frozen"]));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let output = run(context.command().args(["manifest", "--check"]));
+    assert_eq!(output.code, 0, "{}{}", output.stdout, output.stderr);
+}
