@@ -178,7 +178,7 @@ impl GitSettings {
 }
 
 /// The local repository a `file://` URL or a plain path names, if the URL is one.
-fn local_path(url: &str) -> Option<PathBuf> {
+pub fn local_path(url: &str) -> Option<PathBuf> {
     if let Some(rest) = url.strip_prefix("file://") {
         return Some(PathBuf::from(
             percent_encoding::percent_decode_str(rest)

@@ -87,14 +87,18 @@ impl Location {
                 Ok(Location::Folder(path))
             }
             SourceType::Github | SourceType::Gitlab | SourceType::Git => {
-                match super::parse(&entry.source, env) {
-                    Ok(Source::Git(source)) => Ok(Location::Git(source.url)),
+                let url = match super::parse(&entry.source, env) {
+                    Ok(Source::Git(source)) => source.url,
                     _ => entry
                         .source_url
                         .clone()
-                        .map(Location::Git)
-                        .ok_or_else(|| OpenError::NoSourceUrl(entry.source.clone())),
+                        .ok_or_else(|| OpenError::NoSourceUrl(entry.source.clone()))?,
+                };
+                // A repository on this machine is a local folder too.
+                if let (Some(bound), Some(path)) = (&env.bound, git::local_path(&url)) {
+                    check_bound(&entry.source, &path, bound)?;
                 }
+                Ok(Location::Git(url))
             }
         }
     }

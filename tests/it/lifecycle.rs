@@ -546,9 +546,24 @@ fn a_lock_cannot_reach_outside_its_repository() {
     let before = fingerprint(&outside);
     let hash = "0".repeat(64);
     let mut skills = serde_json::Map::new();
+    // A private repository of the user's, next to the project.
+    let private = context.temp.path().join("private.git");
+    crate::gitfixture::git(
+        context.temp.path(),
+        &["init", "-q", "--bare", "private.git"],
+    );
+    let private_url = format!("file://{}", private.display());
     for (name, extra) in [
         ("keys", json!({})),
         ("linked", json!({"mode": "link", "agents": ["claude-code"]})),
+        (
+            "repo",
+            json!({"sourceType": "git", "source": "not a source", "sourceUrl": private_url}),
+        ),
+        (
+            "repo-path",
+            json!({"sourceType": "git", "source": private_url}),
+        ),
     ] {
         let mut entry = json!({
             "source": "../home/.ssh",
@@ -573,9 +588,10 @@ fn a_lock_cannot_reach_outside_its_repository() {
     ] {
         let output = run(context.command().args(args));
         assert_ne!(output.code, 0, "{args:?}: {}", output.stderr);
+        let said = output.stderr.matches("is outside").count();
         assert!(
-            output.stderr.contains("is outside") && output.stderr.contains("the repository"),
-            "{args:?}: {}",
+            said == 4 || (args == ["check"] && said >= 1),
+            "{args:?}: every entry is refused for it: {}",
             output.stderr
         );
         assert!(
