@@ -18,7 +18,8 @@ pub const SKILLS_CACHE_DIR: &str = "SKILLS_CACHE_DIR";
 pub const SKILLS_BLESS: &str = "SKILLS_BLESS";
 /// Disables color, as everywhere (<https://no-color.org>).
 pub const NO_COLOR: &str = "NO_COLOR";
-/// Seconds an HTTP request (web sources, `skills find`) may take (default 30).
+/// Seconds a whole HTTP request (web sources, `skills find`) may take, body included, and the
+/// longest a git transfer may go without progress or bring less than 1 KiB (default 30).
 pub const SKILLS_HTTP_TIMEOUT: &str = "SKILLS_HTTP_TIMEOUT";
 /// Seconds a run waits for another `skills` run that holds the same lockfile (default 60; `0`
 /// does not wait).
