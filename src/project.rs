@@ -353,15 +353,23 @@ impl Scope {
     fn group(&self, agents: impl Iterator<Item = (&'static Agent, &'static str)>) -> Vec<Target> {
         let real = |dir: &Path| std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
         let mut targets: Vec<Target> = Vec::new();
+        // The real folder of each target, looked up only when a second dir may be the same one.
+        let mut reals: Vec<PathBuf> = Vec::new();
         for (agent, id) in agents {
             let Some(dir) = self.agent_dir(agent) else {
                 continue;
             };
-            let same = real(&dir);
-            match targets
-                .iter_mut()
-                .find(|t| t.dir == dir || real(&t.dir) == same)
-            {
+            let found = targets.iter().position(|t| t.dir == dir).or_else(|| {
+                if targets.is_empty() {
+                    return None;
+                }
+                while reals.len() < targets.len() {
+                    reals.push(real(&targets[reals.len()].dir));
+                }
+                let same = real(&dir);
+                reals.iter().position(|r| *r == same)
+            });
+            match found.map(|i| &mut targets[i]) {
                 Some(target) => {
                     if !target.agents.contains(&id) {
                         target.agents.push(id);

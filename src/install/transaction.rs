@@ -95,7 +95,15 @@ enum Done {
 #[derive(Debug)]
 struct Dir {
     agent: AgentDir,
-    staging: Option<String>,
+    staging: Option<Staging>,
+}
+
+/// A staging dir: its name in the agent dir, and a handle on it (every staged entry is one name
+/// beneath it, so each write, swap and removal is one system call on two handles).
+#[derive(Debug)]
+struct Staging {
+    name: String,
+    dir: cap_std::fs::Dir,
 }
 
 /// Everything of one `add`/`update`/`install`/`remove`/`sync`, staged and not yet visible.
@@ -110,6 +118,8 @@ pub struct Transaction {
     created: Vec<PathBuf>,
     /// What this machine last wrote to each folder (loaded on first use).
     record: Option<Record>,
+    /// Agent dirs looked for and not found (each looked for once until one is created).
+    absent: Vec<PathBuf>,
 }
 
 /// The journal of a commit: enough for the next run to finish it.
@@ -124,13 +134,6 @@ struct Journal {
 }
 
 const JOURNAL_VERSION: u32 = 1;
-
-fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> InstallError + '_ {
-    move |source| InstallError::Write {
-        path: path.to_path_buf(),
-        source,
-    }
-}
 
 fn open_error(err: OpenError) -> InstallError {
     match err {
@@ -178,6 +181,7 @@ impl Transaction {
             items: Vec::new(),
             created: Vec::new(),
             record: None,
+            absent: Vec::new(),
         }
     }
 
@@ -198,9 +202,14 @@ impl Transaction {
         if let Some(index) = self.dirs.iter().position(|d| d.agent.path == dir) {
             return Ok(Some(index));
         }
+        if !create && self.absent.iter().any(|a| a == dir) {
+            return Ok(None);
+        }
         let Some((agent, created)) = self.confinement.open(dir, create).map_err(open_error)? else {
+            self.absent.push(dir.to_path_buf());
             return Ok(None);
         };
+        self.absent.clear();
         self.created.extend(created);
         // One folder reached by two paths (a dir that links to another) is one dir, so that
         // two items can never take one name in it.
@@ -217,19 +226,22 @@ impl Transaction {
         Ok(Some(self.dirs.len() - 1))
     }
 
-    /// The staging dir of the agent dir `index`, made on first use.
-    fn staging(&mut self, index: usize) -> Result<String, InstallError> {
+    /// Makes the staging dir of the agent dir `index` on first use.
+    fn staging(&mut self, index: usize) -> Result<(), InstallError> {
         let dir = &mut self.dirs[index];
-        if let Some(staging) = &dir.staging {
-            return Ok(staging.clone());
+        if dir.staging.is_some() {
+            return Ok(());
         }
         let name = staging_name();
-        dir.agent
+        let failed = write_error(dir.agent.path.join(&name));
+        dir.agent.dir.create_dir(&name).map_err(failed)?;
+        let handle = dir
+            .agent
             .dir
-            .create_dir(&name)
-            .map_err(write_error(&dir.agent.path.join(&name)))?;
-        dir.staging = Some(name.clone());
-        Ok(name)
+            .open_dir(&name)
+            .map_err(write_error(dir.agent.path.join(&name)))?;
+        dir.staging = Some(Staging { name, dir: handle });
+        Ok(())
     }
 
     /// Refuses a second item for one folder: two skills never share a folder.
@@ -250,16 +262,19 @@ impl Transaction {
             source: std::io::ErrorKind::NotFound.into(),
         })?;
         self.claim(index, name, &placement.path)?;
-        let staging = self.staging(index)?;
-        let agent = &self.dirs[index].agent;
-        let staged = Path::new(&staging).join(name);
+        self.staging(index)?;
+        let dir = &self.dirs[index];
+        let Some(staging) = &dir.staging else {
+            return Ok(());
+        };
+        let at = dir.agent.path.join(&staging.name).join(name);
         match &placement.link {
-            Some(target) => make_link(agent, target, &staged, payload)?,
-            None => write_payload(agent, &staged, payload)?,
+            Some(target) => make_link(&staging.dir, &at, target, name, payload)?,
+            None => write_payload(&staging.dir, &at, name, payload)?,
         }
-        let id = agent
+        let id = staging
             .dir
-            .symlink_metadata(&staged)
+            .symlink_metadata(name)
             .ok()
             .and_then(|meta| FileId::of(&meta));
         self.items.push(Item {
@@ -382,7 +397,7 @@ impl Transaction {
     fn cleanup(&mut self) {
         for dir in &mut self.dirs {
             if let Some(staging) = dir.staging.take() {
-                let _ = dir.agent.dir.remove_dir_all(&staging);
+                let _ = dir.agent.dir.remove_dir_all(&staging.name);
             }
         }
         for dir in self.created.iter().rev() {
@@ -395,11 +410,22 @@ impl Transaction {
     fn apply(&self) -> Result<Vec<Done>, InstallError> {
         let mut done = Vec::with_capacity(self.items.len());
         for item in &self.items {
-            match apply_item(&self.dirs[item.dir], item) {
+            let dir = &self.dirs[item.dir];
+            let Some(places) = Places::of(dir, &item.name) else {
+                continue;
+            };
+            let outcome = match item.op {
+                Op::Remove => places.remove(),
+                Op::Place { .. } => places.place(),
+            };
+            match outcome {
                 Ok(how) => done.push(how),
-                Err(err) => {
+                Err(source) => {
                     self.undo(&done);
-                    return Err(err);
+                    return Err(InstallError::Write {
+                        path: dir.agent.path.join(&item.name),
+                        source,
+                    });
                 }
             }
         }
@@ -409,21 +435,9 @@ impl Transaction {
     /// Puts back what `done` (the first items, in order) did, last first.
     fn undo(&self, done: &[Done]) {
         for (item, how) in self.items.iter().zip(done).rev() {
-            let dir = &self.dirs[item.dir];
-            let Some(staging) = &dir.staging else {
-                continue;
-            };
-            let handle = &dir.agent.dir;
-            let staged = Path::new(staging).join(&item.name);
-            let target = Path::new(&item.name);
-            let _ = match how {
-                Done::Exchanged => exchange(handle, &staged, target).map(|_| ()),
-                Done::Replaced => handle
-                    .rename(target, handle, &staged)
-                    .and_then(|()| handle.rename(old_name(&staged), handle, target)),
-                Done::Added => handle.rename(target, handle, &staged),
-                Done::Removed => handle.rename(&staged, handle, target),
-            };
+            if let Some(places) = Places::of(&self.dirs[item.dir], &item.name) {
+                places.undo(*how);
+            }
         }
     }
 
@@ -459,7 +473,10 @@ impl Transaction {
             dirs: self
                 .dirs
                 .iter()
-                .map(|d| (d.agent.path.clone(), d.staging.clone().unwrap_or_default()))
+                .map(|d| {
+                    let staging = d.staging.as_ref().map(|s| s.name.clone());
+                    (d.agent.path.clone(), staging.unwrap_or_default())
+                })
                 .collect(),
             items: self.items.clone(),
             lock: lock.map(|(lock, path)| {
@@ -478,62 +495,139 @@ impl Drop for Transaction {
     }
 }
 
-/// `<staged>.old`: where the old folder goes where it cannot be swapped in one step.
-fn old_name(staged: &Path) -> PathBuf {
-    let mut name = staged.as_os_str().to_owned();
-    name.push(".old");
-    PathBuf::from(name)
+/// An item's two places: its name in the agent dir, and the same name in the staging dir.
+struct Places<'a> {
+    agent: &'a cap_std::fs::Dir,
+    staging: &'a cap_std::fs::Dir,
+    name: &'a str,
 }
 
-/// Swaps `a` and `b` in one step; `Ok(false)` when the system cannot.
+impl<'a> Places<'a> {
+    fn of(dir: &'a Dir, name: &'a str) -> Option<Places<'a>> {
+        Some(Places {
+            agent: &dir.agent.dir,
+            staging: &dir.staging.as_ref()?.dir,
+            name,
+        })
+    }
+
+    /// `<name>.old` in the staging dir: where the old entry goes where it cannot be swapped in
+    /// one step.
+    fn old(&self) -> String {
+        format!("{}.old", self.name)
+    }
+
+    /// Moves the staged entry into place: into a free name, else swapped with what is there
+    /// (atomically where the system can; else the old entry is renamed aside first).
+    fn place(&self) -> std::io::Result<Done> {
+        if rename_new(self.staging, self.name, self.agent, self.name)? {
+            return Ok(Done::Added);
+        }
+        if exchange(self.staging, self.name, self.agent, self.name)? {
+            return Ok(Done::Exchanged);
+        }
+        self.agent.rename(self.name, self.staging, self.old())?;
+        if let Err(err) = self.staging.rename(self.name, self.agent, self.name) {
+            let _ = self.staging.rename(self.old(), self.agent, self.name);
+            return Err(err);
+        }
+        Ok(Done::Replaced)
+    }
+
+    /// Moves the entry out of place, into the staging dir.
+    fn remove(&self) -> std::io::Result<Done> {
+        self.agent.rename(self.name, self.staging, self.name)?;
+        Ok(Done::Removed)
+    }
+
+    /// Undoes what [`Places::place`] or [`Places::remove`] did.
+    fn undo(&self, how: Done) {
+        let _ = match how {
+            Done::Exchanged => exchange(self.staging, self.name, self.agent, self.name).map(|_| ()),
+            Done::Replaced => self
+                .agent
+                .rename(self.name, self.staging, self.name)
+                .and_then(|()| self.staging.rename(self.old(), self.agent, self.name)),
+            Done::Added => self.agent.rename(self.name, self.staging, self.name),
+            Done::Removed => self.staging.rename(self.name, self.agent, self.name),
+        };
+    }
+}
+
+/// Renames `from` (in `from_dir`) to `to` (in `to_dir`) only if `to` does not exist: `Ok(false)`
+/// when it does.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn exchange(dir: &cap_std::fs::Dir, a: &Path, b: &Path) -> std::io::Result<bool> {
+fn rename_new(
+    from_dir: &cap_std::fs::Dir,
+    from: &str,
+    to_dir: &cap_std::fs::Dir,
+    to: &str,
+) -> std::io::Result<bool> {
     use rustix::io::Errno;
-    match rustix::fs::renameat_with(dir, a, dir, b, rustix::fs::RenameFlags::EXCHANGE) {
+    match rustix::fs::renameat_with(
+        from_dir,
+        from,
+        to_dir,
+        to,
+        rustix::fs::RenameFlags::NOREPLACE,
+    ) {
         Ok(()) => Ok(true),
-        Err(err) if err == Errno::INVAL || err == Errno::NOSYS || err == Errno::OPNOTSUPP => {
-            Ok(false)
+        Err(Errno::EXIST) => Ok(false),
+        // A file system without RENAME_NOREPLACE: look, then rename.
+        Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {
+            rename_if_free(from_dir, from, to_dir, to)
         }
         Err(err) => Err(err.into()),
     }
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn exchange(_dir: &cap_std::fs::Dir, _a: &Path, _b: &Path) -> std::io::Result<bool> {
-    Ok(false)
+fn rename_new(
+    from_dir: &cap_std::fs::Dir,
+    from: &str,
+    to_dir: &cap_std::fs::Dir,
+    to: &str,
+) -> std::io::Result<bool> {
+    rename_if_free(from_dir, from, to_dir, to)
 }
 
-fn apply_item(dir: &Dir, item: &Item) -> Result<Done, InstallError> {
-    let handle = &dir.agent.dir;
-    let staging = dir.staging.as_deref().unwrap_or_default();
-    let staged = Path::new(staging).join(&item.name);
-    let target = Path::new(&item.name);
-    let at = dir.agent.path.join(&item.name);
-    let failed = write_error(&at);
-    match item.op {
-        Op::Remove => {
-            handle.rename(target, handle, &staged).map_err(failed)?;
-            Ok(Done::Removed)
-        }
-        Op::Place { .. } => {
-            if handle.symlink_metadata(target).is_err() {
-                handle.rename(&staged, handle, target).map_err(failed)?;
-                return Ok(Done::Added);
-            }
-            if exchange(handle, &staged, target).map_err(write_error(&dir.agent.path))? {
-                return Ok(Done::Exchanged);
-            }
-            let old = old_name(&staged);
-            handle
-                .rename(target, handle, &old)
-                .map_err(write_error(&dir.agent.path))?;
-            if let Err(err) = handle.rename(&staged, handle, target) {
-                let _ = handle.rename(&old, handle, target);
-                return Err(failed(err));
-            }
-            Ok(Done::Replaced)
-        }
+fn rename_if_free(
+    from_dir: &cap_std::fs::Dir,
+    from: &str,
+    to_dir: &cap_std::fs::Dir,
+    to: &str,
+) -> std::io::Result<bool> {
+    if to_dir.symlink_metadata(to).is_ok() {
+        return Ok(false);
     }
+    from_dir.rename(from, to_dir, to)?;
+    Ok(true)
+}
+
+/// Swaps `a` (in `a_dir`) and `b` (in `b_dir`) in one step; `Ok(false)` when the system cannot.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn exchange(
+    a_dir: &cap_std::fs::Dir,
+    a: &str,
+    b_dir: &cap_std::fs::Dir,
+    b: &str,
+) -> std::io::Result<bool> {
+    use rustix::io::Errno;
+    match rustix::fs::renameat_with(a_dir, a, b_dir, b, rustix::fs::RenameFlags::EXCHANGE) {
+        Ok(()) => Ok(true),
+        Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => Ok(false),
+        Err(err) => Err(err.into()),
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn exchange(
+    _a_dir: &cap_std::fs::Dir,
+    _a: &str,
+    _b_dir: &cap_std::fs::Dir,
+    _b: &str,
+) -> std::io::Result<bool> {
+    Ok(false)
 }
 
 /// Renames everything `transaction` staged into place, then writes `lock` to `path` (when
@@ -632,48 +726,48 @@ pub fn recover(path: &Path, confinement: &Confinement) -> Option<Recovered> {
         let _ = std::fs::remove_file(path);
         return Some(recovered);
     };
-    let mut dirs: Vec<Option<(AgentDir, String)>> = Vec::new();
-    for (dir, staging) in &journal.dirs {
-        let opened = confinement.open(dir, false).ok().flatten().map(|(a, _)| a);
-        dirs.push(opened.map(|agent| (agent, staging.clone())));
-    }
+    // Each agent dir with its staging dir, both opened as the transaction had them.
+    let dirs: Vec<Option<Dir>> = journal
+        .dirs
+        .iter()
+        .map(|(dir, staging)| {
+            let (agent, _) = confinement.open(dir, false).ok().flatten()?;
+            if !staging.starts_with(TEMP_PREFIX) || staging.contains('/') {
+                return None;
+            }
+            let handle = agent.dir.open_dir(staging).ok()?;
+            Some(Dir {
+                agent,
+                staging: Some(Staging {
+                    name: staging.clone(),
+                    dir: handle,
+                }),
+            })
+        })
+        .collect();
     for item in &journal.items {
-        let Some(Some((agent, staging))) = dirs.get(item.dir) else {
+        let Some(Some(dir)) = dirs.get(item.dir) else {
             continue;
         };
-        if crate::relpath::check_component(&item.name).is_err() || staging.is_empty() {
+        if crate::relpath::check_component(&item.name).is_err() {
             continue;
         }
-        let handle = &agent.dir;
-        let staged = Path::new(staging).join(&item.name);
-        let target = Path::new(&item.name);
-        let at = agent.path.join(&item.name);
-        let id_of = |path: &Path| {
+        let Some(places) = Places::of(dir, &item.name) else {
+            continue;
+        };
+        let at = dir.agent.path.join(&item.name);
+        let id_of = |handle: &cap_std::fs::Dir| {
             handle
-                .symlink_metadata(path)
+                .symlink_metadata(&item.name)
                 .ok()
                 .and_then(|m| FileId::of(&m))
         };
+        let (in_place, staged) = (id_of(places.agent), id_of(places.staging));
         let outcome = match item.op {
-            Op::Remove => match (id_of(target), id_of(&staged)) {
-                (Some(_), None) => handle.rename(target, handle, &staged).map(|()| true),
-                _ => Ok(false),
-            },
-            Op::Place { id: Some(id) } if id_of(target) == Some(id) => Ok(false),
-            Op::Place { id: Some(id) } if id_of(&staged) == Some(id) => {
-                if id_of(target).is_none() {
-                    handle.rename(&staged, handle, target).map(|()| true)
-                } else {
-                    match exchange(handle, &staged, target) {
-                        Ok(true) => Ok(true),
-                        Ok(false) => handle
-                            .rename(target, handle, old_name(&staged))
-                            .and_then(|()| handle.rename(&staged, handle, target))
-                            .map(|()| true),
-                        Err(err) => Err(err),
-                    }
-                }
-            }
+            Op::Remove if in_place.is_some() && staged.is_none() => places.remove().map(|_| true),
+            Op::Remove => Ok(false),
+            Op::Place { id: Some(id) } if in_place == Some(id) => Ok(false),
+            Op::Place { id: Some(id) } if staged == Some(id) => places.place().map(|_| true),
             Op::Place { .. } => {
                 recovered.problems.push(format!(
                     "`{}`: its new version is gone; left as it is",
@@ -698,9 +792,9 @@ pub fn recover(path: &Path, confinement: &Confinement) -> Option<Recovered> {
                 .push(format!("`{}`: {err}", lock_path.display())),
         }
     }
-    for (agent, staging) in dirs.iter().flatten() {
-        if !staging.is_empty() && staging.starts_with(TEMP_PREFIX) {
-            let _ = agent.dir.remove_dir_all(staging);
+    for dir in dirs.iter().flatten() {
+        if let Some(staging) = &dir.staging {
+            let _ = dir.agent.dir.remove_dir_all(&staging.name);
         }
     }
     let _ = std::fs::remove_file(path);
@@ -783,34 +877,44 @@ pub fn remove_any(path: &Path) {
     }
 }
 
-/// Writes `payload` as the folder `at` (relative to `agent`'s handle), files with their modes.
-fn write_payload(agent: &AgentDir, at: &Path, payload: &Payload) -> Result<(), InstallError> {
-    let failed = |rel: &Path| write_error_owned(agent.path.join(rel));
-    agent.dir.create_dir(at).map_err(failed(at))?;
-    let mut made: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+/// Writes `payload` as the folder `name` beneath `staging`, files with their modes; `at` is
+/// where that is, for messages.
+fn write_payload(
+    staging: &cap_std::fs::Dir,
+    at: &Path,
+    name: &str,
+    payload: &Payload,
+) -> Result<(), InstallError> {
+    let failed = |rel: &crate::relpath::RelPath| write_error(rel.to_path(at));
+    staging
+        .create_dir(name)
+        .map_err(write_error(at.to_path_buf()))?;
+    let folder = staging
+        .open_dir(name)
+        .map_err(write_error(at.to_path_buf()))?;
+    let mut made: std::collections::HashSet<crate::relpath::RelPath> =
+        std::collections::HashSet::new();
     let mut options = cap_std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     for file in &payload.files {
-        let path = file.rel.to_path(at);
-        if let Some(parent) = path.parent()
-            && parent != at
-            && !made.contains(parent)
-        {
-            agent.dir.create_dir_all(parent).map_err(failed(parent))?;
-            made.insert(parent.to_path_buf());
+        let parent = file.rel.parent();
+        if !parent.is_root() && !made.contains(&parent) {
+            folder
+                .create_dir_all(parent.as_str())
+                .map_err(failed(&parent))?;
+            made.insert(parent);
         }
-        let mut out = agent
-            .dir
-            .open_with(&path, &options)
-            .map_err(failed(&path))?
+        let mut out = folder
+            .open_with(file.rel.as_str(), &options)
+            .map_err(failed(&file.rel))?
             .into_std();
-        out.write_all(&file.bytes).map_err(failed(&path))?;
-        set_mode(&out, file.executable).map_err(failed(&path))?;
+        out.write_all(&file.bytes).map_err(failed(&file.rel))?;
+        set_mode(&out, file.executable).map_err(failed(&file.rel))?;
     }
     Ok(())
 }
 
-fn write_error_owned(path: PathBuf) -> impl FnOnce(std::io::Error) -> InstallError {
+fn write_error(path: PathBuf) -> impl FnOnce(std::io::Error) -> InstallError {
     move |source| InstallError::Write { path, source }
 }
 
@@ -826,28 +930,30 @@ fn set_mode(_file: &std::fs::File, _executable: bool) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Makes the link `name` beneath `staging`, to `target`.
 #[cfg(unix)]
 fn make_link(
-    agent: &AgentDir,
-    target: &Path,
+    staging: &cap_std::fs::Dir,
     at: &Path,
+    target: &Path,
+    name: &str,
     _payload: &Payload,
 ) -> Result<(), InstallError> {
-    agent
-        .dir
-        .symlink_contents(target, at)
-        .map_err(write_error_owned(agent.path.join(at)))
+    staging
+        .symlink_contents(target, name)
+        .map_err(write_error(at.to_path_buf()))
 }
 
 #[cfg(not(unix))]
 fn make_link(
-    agent: &AgentDir,
-    _target: &Path,
+    staging: &cap_std::fs::Dir,
     at: &Path,
+    _target: &Path,
+    name: &str,
     payload: &Payload,
 ) -> Result<(), InstallError> {
     // No unprivileged symlinks everywhere: a copy instead.
-    write_payload(agent, at, payload)
+    write_payload(staging, at, name, payload)
 }
 
 #[cfg(test)]
@@ -975,7 +1081,10 @@ mod tests {
         lock.extra.insert("marker".into(), serde_json::json!(1));
         write_journal(&journal, &tx.journal(Some((&lock, &lock_path)))).unwrap();
         // The run dies after the first swap.
-        apply_item(&tx.dirs[0], &tx.items[0]).unwrap();
+        Places::of(&tx.dirs[0], &tx.items[0].name)
+            .unwrap()
+            .place()
+            .unwrap();
         std::mem::forget(tx);
         assert_eq!(
             std::fs::read_to_string(dir.join("a/SKILL.md")).unwrap(),

@@ -9,7 +9,7 @@
 //! way to a file can lead out of it; a git blob's size is read from its object header before
 //! any of its bytes, so a huge blob is refused without being inflated.
 
-use std::io;
+use std::io::{self, Read as _};
 use std::path::PathBuf;
 
 use crate::relpath::RelPath;
@@ -138,8 +138,72 @@ fn is_executable(_meta: &cap_std::fs::Metadata) -> bool {
     false
 }
 
+impl LocalTree {
+    /// [`SourceTree::list`] in one `openat2(RESOLVE_BENEATH)` and one read of the entries
+    /// (cap-std opens a folder and then reopens it to read it); `None` where the kernel has no
+    /// `openat2`, for the portable way.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn list_beneath(&self, path: &RelPath) -> Option<io::Result<Vec<Entry>>> {
+        use rustix::fs::{AtFlags, FileType, Mode, OFlags, ResolveFlags};
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
+        let fd =
+            match rustix::fs::openat2(&self.dir, Self::rel(path), flags, Mode::empty(), resolve) {
+                Ok(fd) => fd,
+                Err(rustix::io::Errno::NOSYS | rustix::io::Errno::PERM) => return None,
+                Err(err) => return Some(Err(err.into())),
+            };
+        let listed = (|| {
+            let dir = rustix::fs::Dir::new(fd.try_clone()?)?;
+            let mut entries = Vec::new();
+            for entry in dir {
+                let entry = entry?;
+                let Ok(name) = entry.file_name().to_str() else {
+                    continue;
+                };
+                if name == "." || name == ".." {
+                    continue;
+                }
+                let kind = match entry.file_type() {
+                    FileType::Directory => Kind::Dir,
+                    FileType::Symlink => Kind::Symlink,
+                    FileType::RegularFile | FileType::Unknown => {
+                        match rustix::fs::statat(&fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+                            Ok(stat) => match FileType::from_raw_mode(stat.st_mode) {
+                                FileType::RegularFile => Kind::File {
+                                    executable: stat.st_mode & 0o111 != 0,
+                                },
+                                FileType::Directory => Kind::Dir,
+                                FileType::Symlink => Kind::Symlink,
+                                _ => Kind::Special,
+                            },
+                            Err(_) => Kind::File { executable: false },
+                        }
+                    }
+                    _ => Kind::Special,
+                };
+                entries.push(Entry {
+                    name: name.to_owned(),
+                    kind,
+                });
+            }
+            entries.sort_by(|a, b| a.name.cmp(&b.name));
+            Ok::<_, io::Error>(entries)
+        })();
+        Some(listed)
+    }
+
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    fn list_beneath(&self, _path: &RelPath) -> Option<io::Result<Vec<Entry>>> {
+        None
+    }
+}
+
 impl SourceTree for LocalTree {
     fn list(&self, path: &RelPath) -> io::Result<Vec<Entry>> {
+        if let Some(listed) = self.list_beneath(path) {
+            return listed;
+        }
         let mut entries = Vec::new();
         for entry in self.dir.read_dir(Self::rel(path))? {
             let entry = entry?;
@@ -171,14 +235,19 @@ impl SourceTree for LocalTree {
             options.custom_flags(libc::O_NONBLOCK);
         }
         let file = self.dir.open_with(Self::rel(path), &options)?.into_std();
-        let size = file.metadata()?.len();
-        if size > limit {
-            return Err(TooLarge::error(size, limit));
+        // Read up to the limit without a `stat`; only a file over it is measured, to say how
+        // large it is.
+        match crate::skill::read_open(file, None, limit) {
+            Ok(bytes) => Ok(bytes),
+            Err(crate::skill::ReadOpen::Io(err)) => Err(err),
+            Err(crate::skill::ReadOpen::TooLarge) => {
+                let size = self
+                    .dir
+                    .metadata(Self::rel(path))
+                    .map_or(limit.saturating_add(1), |meta| meta.len());
+                Err(TooLarge::error(size, limit))
+            }
         }
-        crate::skill::read_open(file, Some(size), limit).map_err(|err| match err {
-            crate::skill::ReadOpen::TooLarge => TooLarge::error(limit.saturating_add(1), limit),
-            crate::skill::ReadOpen::Io(err) => err,
-        })
     }
 
     fn read_link(&self, path: &RelPath) -> io::Result<String> {
@@ -254,20 +323,32 @@ impl GitTree {
         self.repo.find_tree(id).map_err(|e| git_error(&e))
     }
 
-    /// The bytes of the blob at `path`, its size taken from the object header first.
+    /// The bytes of the blob at `path`, its size taken from the object header first: a loose
+    /// object is streamed (one lookup gives the size, then the bytes), a packed one is asked
+    /// for its header, then read.
     fn blob(&self, path: &RelPath, limit: u64) -> io::Result<Vec<u8>> {
         let (id, _) = self.entry(path)?;
         let odb = self.repo.odb().map_err(|e| git_error(&e))?;
+        let checked = |size: usize, kind: git2::ObjectType| {
+            if kind != git2::ObjectType::Blob {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("`{path}` is not a file"),
+                ));
+            }
+            if size as u64 > limit {
+                return Err(TooLarge::error(size as u64, limit));
+            }
+            Ok(())
+        };
+        if let Ok((mut reader, size, kind)) = odb.reader(id) {
+            checked(size, kind)?;
+            let mut bytes = Vec::with_capacity(size);
+            std::io::Read::take(&mut reader, limit.saturating_add(1)).read_to_end(&mut bytes)?;
+            return Ok(bytes);
+        }
         let (size, kind) = odb.read_header(id).map_err(|e| git_error(&e))?;
-        if kind != git2::ObjectType::Blob {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("`{path}` is not a file"),
-            ));
-        }
-        if size as u64 > limit {
-            return Err(TooLarge::error(size as u64, limit));
-        }
+        checked(size, kind)?;
         let blob = self.repo.find_blob(id).map_err(|e| git_error(&e))?;
         Ok(blob.content().to_vec())
     }

@@ -6,8 +6,9 @@ for all variants alike. Each run starts from an empty project folder.
 usage: alternate.py RUNS PROJECT [--setup COMMAND] -- LABEL=COMMAND [LABEL=COMMAND ...]
 `--setup` runs (untimed) in the fresh project folder before each timed run: a lockfile to
 restore, skills already in place.
-Prints, per variant, the median / min / max wall time and the median peak RSS (wait4), and the
-median relative to the first variant.
+Prints, per variant, the median / min / max wall time, the median peak RSS and the median CPU
+time (user + system, wait4), and the medians relative to the first variant. CPU time is the
+steadier figure on a machine shared with other work; wall time is what a user waits.
 """
 import os
 import shutil
@@ -31,7 +32,7 @@ def run_once(command, project, setup=None):
     proc.stderr.close()
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"`{command}` failed:\n{stderr}")
-    return wall, usage.ru_maxrss  # KiB on Linux
+    return wall, usage.ru_maxrss, usage.ru_utime + usage.ru_stime  # KiB on Linux
 
 
 def main():
@@ -47,15 +48,19 @@ def main():
         order = variants[i % len(variants):] + variants[:i % len(variants)]
         for label, command in order:
             results[label].append(run_once(command, project, setup))
-    base = statistics.median(w for w, _ in results[variants[0][0]])
-    print(f"| variant | median | min | max | peak RSS (median) | vs `{variants[0][0]}` |")
-    print("|---|---|---|---|---|---|")
+    base = statistics.median(w for w, _, _ in results[variants[0][0]])
+    base_cpu = statistics.median(c for _, _, c in results[variants[0][0]])
+    print(f"| variant | median | min | max | peak RSS (median) | vs `{variants[0][0]}` "
+          f"| CPU time (median) | CPU vs `{variants[0][0]}` |")
+    print("|---|---|---|---|---|---|---|---|")
     for label, _ in variants:
-        walls = [w for w, _ in results[label]]
-        rss = statistics.median(r for _, r in results[label])
+        walls = [w for w, _, _ in results[label]]
+        rss = statistics.median(r for _, r, _ in results[label])
+        cpu = statistics.median(c for _, _, c in results[label])
         median = statistics.median(walls)
         print(f"| {label} | {median * 1000:.0f} ms | {min(walls) * 1000:.0f} ms | "
-              f"{max(walls) * 1000:.0f} ms | {rss / 1024:.1f} MB | {100 * (median / base - 1):+.1f} % |")
+              f"{max(walls) * 1000:.0f} ms | {rss / 1024:.1f} MB | {100 * (median / base - 1):+.1f} % "
+              f"| {cpu * 1000:.0f} ms | {100 * (cpu / base_cpu - 1):+.1f} % |")
 
 
 if __name__ == "__main__":
