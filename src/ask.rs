@@ -4,9 +4,12 @@
 
 use std::io::IsTerminal;
 
+use dialoguer::console::Term;
+
 use crate::hint::Hint;
 use crate::install::Planned;
 use crate::output::Printer;
+use crate::picker::{self, Answer, Entry};
 use crate::project::{Scope, Target, shown};
 use crate::source::discover::Offered;
 
@@ -33,6 +36,9 @@ pub enum AskError {
     /// `what` did not happen: `installed`, `removed`, `synced`.
     #[error("cancelled; nothing was {0}")]
     Cancelled(&'static str),
+    /// Esc (or ctrl-c) in a picker: not an error, the user's choice (exit status 130).
+    #[error("cancelled, nothing installed")]
+    Escaped,
     #[error(transparent)]
     Targets(#[from] crate::project::ProjectError),
 }
@@ -47,6 +53,10 @@ impl Hint for AskError {
             _ => None,
         }
     }
+}
+
+fn prompt_io(source: std::io::Error) -> AskError {
+    prompt_error(dialoguer::Error::IO(source))
 }
 
 fn prompt_error(source: dialoguer::Error) -> AskError {
@@ -65,27 +75,20 @@ pub fn pick_skills(offered: &[Offered], show_internal: bool) -> Result<Vec<Offer
     if let [one] = visible.as_slice() {
         return Ok(vec![(*one).clone()]);
     }
-    let items: Vec<String> = visible
+    let entries = visible
         .iter()
-        .map(|s| {
-            format!(
-                "{}  {}",
-                s.name,
-                crate::output::single_line(&s.description, 70)
-            )
+        .map(|s| Entry {
+            name: s.name.clone(),
+            detail: crate::output::single_line(&s.description, usize::MAX),
+            selected: false,
         })
         .collect();
-    let picked = dialoguer::MultiSelect::new()
-        .with_prompt("Skills to install (space selects, enter confirms)")
-        .items(&items)
-        .max_length(15)
-        .interact_on_opt(&dialoguer::console::Term::stderr())
-        .map_err(prompt_error)?;
-    match picked {
-        Some(indexes) if !indexes.is_empty() => {
+    match picker::pick(&Term::stderr(), "Skills to install", entries).map_err(prompt_io)? {
+        Answer::Picked(indexes) if !indexes.is_empty() => {
             Ok(indexes.into_iter().map(|i| visible[i].clone()).collect())
         }
-        _ => Err(AskError::NoSkill),
+        Answer::Picked(_) => Err(AskError::NoSkill),
+        Answer::Cancelled => Err(AskError::Escaped),
     }
 }
 
@@ -100,33 +103,27 @@ pub fn pick_agents(scope: &Scope) -> Result<Vec<Target>, AskError> {
         .iter()
         .filter(|a| (!a.hidden || defaults.contains(&a.id)) && scope.agent_dir(a).is_some())
         .collect();
-    let items: Vec<String> = agents
+    let entries = agents
         .iter()
-        .map(|a| {
-            let dir = scope
+        .map(|a| Entry {
+            name: a.display_name.to_owned(),
+            detail: scope
                 .agent_dir(a)
                 .map(|d| shown(&d, scope))
-                .unwrap_or_default();
-            format!("{}  {dir}", a.display_name)
+                .unwrap_or_default(),
+            selected: defaults.contains(&a.id),
         })
         .collect();
-    let preselected: Vec<bool> = agents.iter().map(|a| defaults.contains(&a.id)).collect();
-    let picked = dialoguer::MultiSelect::new()
-        .with_prompt("Agents to install for (space selects, enter confirms)")
-        .items(&items)
-        .defaults(&preselected)
-        .max_length(15)
-        .interact_on_opt(&dialoguer::console::Term::stderr())
-        .map_err(prompt_error)?;
-    match picked {
-        Some(indexes) if !indexes.is_empty() => {
+    match picker::pick(&Term::stderr(), "Agents to install for", entries).map_err(prompt_io)? {
+        Answer::Picked(indexes) if !indexes.is_empty() => {
             let ids: Vec<String> = indexes
                 .into_iter()
                 .map(|i| agents[i].id.to_owned())
                 .collect();
             Ok(scope.targets_for(&ids)?)
         }
-        _ => Err(AskError::NoAgent),
+        Answer::Picked(_) => Err(AskError::NoAgent),
+        Answer::Cancelled => Err(AskError::Escaped),
     }
 }
 

@@ -16,6 +16,9 @@ pub enum ExitStatus {
     Success,
     Failure,
     Error,
+    /// The user cancelled a question (esc in a picker): 130, as a shell reports ctrl-c and as
+    /// fzf and gum report esc.
+    Cancelled,
 }
 
 impl From<ExitStatus> for ExitCode {
@@ -24,6 +27,7 @@ impl From<ExitStatus> for ExitCode {
             ExitStatus::Success => ExitCode::SUCCESS,
             ExitStatus::Failure => ExitCode::from(1),
             ExitStatus::Error => ExitCode::from(2),
+            ExitStatus::Cancelled => ExitCode::from(130),
         }
     }
 }
@@ -140,6 +144,7 @@ impl Error {
     pub fn status(&self) -> ExitStatus {
         match self {
             Error::No(_) => ExitStatus::Failure,
+            Error::Ask(crate::ask::AskError::Escaped) => ExitStatus::Cancelled,
             _ => ExitStatus::Error,
         }
     }

@@ -22,6 +22,7 @@ pub mod lock;
 pub mod mcp;
 pub mod offered;
 pub mod output;
+pub mod picker;
 pub mod project;
 pub mod prompt;
 pub mod relpath;
@@ -59,6 +60,11 @@ where
     match commands::dispatch(cli, &printer) {
         Ok(status) => status.into(),
         Err(err) if err.is_broken_pipe() => ExitStatus::Success.into(),
+        // The user's own choice, said once, not as an error.
+        Err(err) if err.status() == ExitStatus::Cancelled => {
+            printer.status(&err);
+            ExitStatus::Cancelled.into()
+        }
         Err(err) => {
             printer.error(&err);
             err.status().into()

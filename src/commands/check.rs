@@ -70,9 +70,9 @@ fn report(
         printer.status("no locked skills");
         return Ok(());
     }
-    let mut table = crate::output::table(&["Skill", "Source", "Locked", "Upstream", "Status"]);
+    let mut table = crate::output::Table::new(&["Skill", "Source", "Locked", "Upstream", "Status"]);
     for (status, entry) in statuses {
-        table.add_row([
+        table.row([
             status.name.clone(),
             entry.source.clone(),
             upstream::short(entry.commit.as_deref()),
@@ -80,7 +80,7 @@ fn report(
             status.state.as_str().to_owned(),
         ]);
     }
-    printer.data(&format!("{table}\n"))?;
+    printer.table(&table)?;
     for (status, _) in statuses {
         if let Some(reason) = &status.reason {
             printer.warn(format_args!("`{}`: {}", status.name, one_line(reason)));

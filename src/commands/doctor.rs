@@ -494,7 +494,7 @@ fn report(problems: &[Problem], as_json: bool, printer: &Printer) -> Result<(), 
             p.path, p.kind, p.message, p.fix
         );
     }
-    printer.data(&text)?;
+    printer.plain(&text)?;
     printer.status(format_args!("{} problem(s) found", problems.len()));
     Ok(())
 }

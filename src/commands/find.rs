@@ -111,16 +111,16 @@ pub fn run(args: &FindArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         printer.status(format_args!("no skills match `{query}`"));
         return Ok(ExitStatus::Success);
     }
-    let mut table = crate::output::table(&["Name", "Source", "Installs", "Install with"]);
+    let mut table = crate::output::Table::new(&["Name", "Source", "Installs", "Install with"]);
     for found in &response.skills {
-        table.add_row([
+        table.row([
             found.name.clone(),
             found.source.clone(),
             found.installs.map_or_else(String::new, |n| n.to_string()),
             install(found),
         ]);
     }
-    printer.data(&format!("{table}\n"))?;
+    printer.table(&table)?;
     printer.status(format_args!(
         "{} result(s) for `{query}`",
         response.skills.len()

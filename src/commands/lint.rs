@@ -37,15 +37,17 @@ pub fn run(args: &LintArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     let report = lint::lint(&index, &config);
     let cwd = super::current_dir()?;
-    let text = match args.format {
-        LintFormat::Human => {
-            report::human(&report, &cwd, printer.stdout_color(), printer.is_verbose())
-        }
-        LintFormat::Json => report::json(&report, &cwd),
-        LintFormat::Github => report::github(&report, &cwd),
-        LintFormat::Sarif => report::sarif(&report, &cwd),
-    };
-    printer.data(&text)?;
+    match args.format {
+        LintFormat::Human => printer.text(&report::human(
+            &report,
+            &cwd,
+            printer.stdout_color(),
+            printer.is_verbose(),
+        ))?,
+        LintFormat::Json => printer.data(&report::json(&report, &cwd))?,
+        LintFormat::Github => printer.data(&report::github(&report, &cwd))?,
+        LintFormat::Sarif => printer.data(&report::sarif(&report, &cwd))?,
+    }
     let status = if report.has_errors() {
         ExitStatus::Failure
     } else {
@@ -116,16 +118,17 @@ fn config(args: &LintArgs) -> Result<Config, Error> {
 
 fn explain(code: &str, printer: &Printer) -> Result<ExitStatus, Error> {
     let rule = rules::find_or_err(code)?;
-    let color = printer.stdout_color();
-    let text = format!(
-        "{} ({}, {} by default)\n\n{}\n\n{}\n",
-        output::paint(color, output::EMPHASIS, rule.code),
+    let mut text = printer.report();
+    text.styled(output::EMPHASIS, rule.code);
+    let _ = write!(
+        text,
+        " ({}, {} by default)\n\n{}\n\n{}\n",
         rule.family.as_str(),
         rule.severity.as_str(),
         rule.summary,
         rule.explain()
     );
-    printer.data(&text)?;
+    printer.text(&text)?;
     Ok(ExitStatus::Success)
 }
 

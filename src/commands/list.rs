@@ -2,7 +2,6 @@
 
 use std::path::{Path, PathBuf};
 
-use comfy_table::Row;
 use serde::Serialize;
 
 use crate::agents::{self, AGENTS, Agent};
@@ -92,7 +91,7 @@ pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         }
         return Ok(ExitStatus::Success);
     }
-    printer.data(&table(&items))?;
+    printer.table(&table(&items))?;
     Ok(ExitStatus::Success)
 }
 
@@ -203,7 +202,7 @@ fn agents_cell(ids: &[&'static str]) -> String {
     parts.join(", ")
 }
 
-fn table(items: &[Item]) -> String {
+fn table(items: &[Item]) -> crate::output::Table {
     let versions = items
         .iter()
         .any(|i| i.commit.is_some() || i.git_ref.is_some());
@@ -212,14 +211,9 @@ fn table(items: &[Item]) -> String {
         header.push("Version");
     }
     header.extend(["Path", "Description"]);
-    // Every column keeps its content; only the description is cut to fit the terminal.
-    let fixed = header.len() - 1;
-    let mut table = crate::output::table(&header);
-    table.set_constraints(
-        std::iter::repeat_n(comfy_table::ColumnConstraint::ContentWidth, fixed).chain([
-            comfy_table::ColumnConstraint::LowerBoundary(comfy_table::Width::Fixed(12)),
-        ]),
-    );
+    // The description is cut first to fit the terminal.
+    let description_column = header.len() - 1;
+    let mut table = crate::output::Table::new(&header).flexible(description_column);
 
     for item in items {
         // `--json` names the winner; the table only flags the loser.
@@ -242,9 +236,7 @@ fn table(items: &[Item]) -> String {
         }
         cells.push(item.shown.clone());
         cells.push(description);
-        let mut row = Row::from(cells);
-        row.max_height(1);
-        table.add_row(row);
+        table.row(cells);
     }
-    format!("{table}\n")
+    table
 }

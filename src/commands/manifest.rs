@@ -15,7 +15,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use comfy_table::Table;
 use serde_json::json;
 
 use crate::cli::ManifestArgs;
@@ -23,7 +22,7 @@ use crate::drift::{Drift, Folder, Unreadable, drifts, read_copies};
 use crate::error::{Error, ExitStatus};
 use crate::install::FileDiff;
 use crate::lock::{InstallMode, Lock, LockEntry, SourceType};
-use crate::output::Printer;
+use crate::output::{Printer, Table};
 use crate::project::{Scope, shown};
 use crate::skill::files::{self, ManifestFile};
 use crate::skill::inventory::Inventory;
@@ -164,9 +163,7 @@ fn record(
                 Some(inventory(&name, dir, &recorded.unwrap_or_default()))
             })
             .collect();
-        let mut text = serde_json::to_string_pretty(&skills)?;
-        text.push('\n');
-        printer.data(&text)?;
+        crate::json::print(&skills, printer)?;
     } else {
         printer.status(format_args!(
             "recorded {} skill(s) in {} ({} new, {} changed)",
@@ -239,16 +236,14 @@ fn check(
             .collect();
         let document =
             json!({"version": 1, "ok": drifts.is_empty(), "checked": checked, "drift": skills});
-        let mut text = serde_json::to_string_pretty(&document)?;
-        text.push('\n');
-        printer.data(&text)?;
+        crate::json::print(&document, printer)?;
     } else if drifts.is_empty() {
         printer.status(format_args!(
             "{checked} installed skill folder(s) match {}",
             shown(&scope.lock_path, scope)
         ));
     } else {
-        printer.data(&format!("{}\n", table(&drifts)))?;
+        printer.table(&table(&drifts))?;
         printer.status(format_args!(
             "{} skill(s) differ from {}",
             drifts
@@ -267,7 +262,7 @@ fn check(
 }
 
 fn table(drifts: &[Drift]) -> Table {
-    let mut table = crate::output::table(&["Skill", "Status", "Path", "Files"]);
+    let mut table = Table::new(&["Skill", "Status", "Path", "Files"]);
     for drift in drifts {
         let mut lines: Vec<String> = Vec::new();
         for (list, what) in [
@@ -278,7 +273,7 @@ fn table(drifts: &[Drift]) -> Table {
             lines.extend(list.iter().map(|path| format!("{what}: {path}")));
         }
         lines.extend(drift.detail.as_ref().map(ToString::to_string));
-        table.add_row([
+        table.row([
             drift.name.clone(),
             drift.status.to_owned(),
             drift.path.clone().unwrap_or_else(|| "-".to_owned()),

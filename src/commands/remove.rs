@@ -113,7 +113,7 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
                 let _ = writeln!(text, "  `{}` from the lockfile", plan.name);
             }
         }
-        printer.data(&text)?;
+        printer.plain(&text)?;
         return Ok(ExitStatus::Success);
     }
     if !(args.yes || all || confirmed(&plans, &scope, printer)?) {

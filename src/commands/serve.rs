@@ -1,5 +1,6 @@
 //! `skills serve --stdio`: the MCP server on the project's (or given) skills.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use crate::cli::ServeArgs;
@@ -42,6 +43,15 @@ pub fn run(args: &ServeArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             ..Limits::default()
         },
     };
+    if std::io::stdin().is_terminal() {
+        // Started by hand: nothing will come until a client writes, which looks like a hang.
+        printer.status(
+            "waiting for an MCP client on stdin (an MCP client starts this command; ctrl-c stops it)",
+        );
+        printer.hint(
+            r#"wire it into a client's MCP config: `"skills": {"command": "skills", "args": ["serve", "--stdio"]}`"#,
+        );
+    }
     mcp::run(settings, printer)?;
     Ok(ExitStatus::Success)
 }

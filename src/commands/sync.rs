@@ -169,7 +169,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     let plan_text = describe(&planned, &stale, mode, &scope);
     if args.dry_run {
-        printer.data(&plan_text)?;
+        printer.plain(&plan_text)?;
         return Ok(ExitStatus::Success);
     }
     if !args.yes {

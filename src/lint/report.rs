@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::rules::{self, Rule, Severity};
 use super::{Diagnostic, Report};
-use crate::output::{self, paint};
+use crate::output::{self, Text};
 
 /// Paths are shown relative to the working directory when they lie under it.
 pub fn display_path(path: &Path, cwd: &Path) -> String {
@@ -47,38 +47,38 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// `path:line:col: severity[code]: message` lines, `help:` lines, and a summary with per-rule
-/// counts. Infos are shown only when `show_info`.
-pub fn human(report: &Report, cwd: &Path, color: bool, show_info: bool) -> String {
-    let mut out = String::new();
+/// counts. Infos are shown only when `show_info`. What came from the skills (paths, messages
+/// quoting them) is escaped as it is written ([`Text`]).
+pub fn human(report: &Report, cwd: &Path, color: bool, show_info: bool) -> Text {
+    let mut out = Text::new(color);
     let mut hidden = 0;
     for d in report.diagnostics() {
         if d.severity == Severity::Info && !show_info {
             hidden += 1;
             continue;
         }
-        let label = paint(
-            color,
+        out.styled(output::EMPHASIS, location(d, cwd));
+        let _ = write!(out, ": ");
+        out.styled(
             style(d.severity),
-            format!("{}[{}]", d.severity.as_str(), d.rule.code),
+            format_args!("{}[{}]", d.severity.as_str(), d.rule.code),
         );
-        let where_ = paint(color, output::EMPHASIS, location(d, cwd));
-        let _ = writeln!(out, "{where_}: {label}: {}", d.message);
+        let _ = writeln!(out, ": {}", d.message);
         if let Some(help) = &d.help {
-            let _ = writeln!(out, "  {}: {help}", paint(color, output::INFO, "help"));
+            let _ = write!(out, "  ");
+            out.styled(output::INFO, "help");
+            let _ = writeln!(out, ": {help}");
         }
     }
     let counts = report.counts();
     let skills = plural(report.skills.len(), "skill");
     let shown = counts.errors + counts.warnings + counts.infos - hidden;
     if !out.is_empty() {
-        out.push('\n');
+        let _ = writeln!(out);
     }
     if shown == 0 {
-        let _ = write!(
-            out,
-            "Checked {skills}: {}",
-            paint(color, output::SUCCESS, "no problems")
-        );
+        let _ = write!(out, "Checked {skills}: ");
+        out.styled(output::SUCCESS, "no problems");
     } else {
         let mut parts = vec![
             plural(counts.errors, "error"),
@@ -102,7 +102,7 @@ pub fn human(report: &Report, cwd: &Path, color: bool, show_info: bool) -> Strin
     if hidden > 0 {
         let _ = write!(out, "; {} hidden (-v shows them)", plural(hidden, "note"));
     }
-    out.push('\n');
+    let _ = writeln!(out);
     let per_rule: Vec<_> = report
         .per_rule()
         .into_iter()
@@ -213,9 +213,7 @@ pub fn json(report: &Report, cwd: &Path) -> String {
             .chain(report.other.iter().map(|d| diagnostic(d, None, cwd)))
             .collect(),
     };
-    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
-    text.push('\n');
-    text
+    crate::json::pretty(&document).unwrap_or_default()
 }
 
 /// Escapes data of a workflow command (`%`, CR, LF), and properties (also `:` and `,`).
@@ -335,7 +333,5 @@ pub fn sarif(report: &Report, cwd: &Path) -> String {
             "results": results,
         }],
     });
-    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
-    text.push('\n');
-    text
+    crate::json::pretty(&document).unwrap_or_default()
 }

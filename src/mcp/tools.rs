@@ -33,7 +33,9 @@ fn load_skill_description(snapshot: &Snapshot) -> String {
         "Load the full instructions of a skill (its SKILL.md). Call it when the user's request matches a skill below, then follow what it says.\n\nAvailable skills:",
     );
     for skill in snapshot.skills.iter().take(LISTED) {
-        let short = crate::output::single_line(&skill.summary(), 240);
+        // Cut at a word boundary, with `…`: a definition that ends mid-word reads as a bug.
+        let line = crate::output::single_line(&skill.summary(), usize::MAX);
+        let short = crate::output::cut(&line, 240);
         let _ = write!(text, "\n- {}: {short}", skill.name);
     }
     if snapshot.skills.len() > LISTED {

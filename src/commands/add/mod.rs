@@ -114,7 +114,7 @@ pub fn install_from(
         skipped.push((name.clone(), install::Skip::Conflict(why.clone())));
     }
     if args.dry_run {
-        printer.data(&describe_plan(
+        printer.plain(&describe_plan(
             &planned,
             opened.tree.as_ref(),
             limits,

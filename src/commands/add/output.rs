@@ -261,9 +261,9 @@ pub fn list(
         crate::json::print(&document, printer)?;
         return Ok(ExitStatus::Success);
     }
-    let mut table = crate::output::table(&["Name", "Path", "Description"]);
+    let mut table = crate::output::Table::new(&["Name", "Path", "Description"]).flexible(2);
     for skill in &visible {
-        let mut row = comfy_table::Row::from([
+        table.row([
             skill.name.clone(),
             if skill.path.is_root() {
                 ".".to_owned()
@@ -272,10 +272,8 @@ pub fn list(
             },
             crate::output::single_line(&skill.description, usize::MAX),
         ]);
-        row.max_height(1);
-        table.add_row(row);
     }
-    printer.data(&format!("{table}\n"))?;
+    printer.table(&table)?;
     printer.status(format_args!(
         "{} skill(s) in {}",
         visible.len(),

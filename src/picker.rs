@@ -1,0 +1,261 @@
+//! The multi-select picker of `add` (skills, then agents), drawn on stderr.
+//!
+//! Typing filters the list (case-insensitive, on the name and the detail); space selects the
+//! highlighted entry, ctrl-a selects every entry the filter shows (or unselects them when all
+//! are), enter confirms (the highlighted entry when nothing is selected, as fzf does), and esc
+//! or ctrl-c cancels. A footer line says so. `a` cannot both select all and be typed into the
+//! filter; typing wins, and select-all is ctrl-a (as in fzf's and most pickers' bindings).
+//! Entries come from sources: they are escaped and cut to the terminal's width, one line each,
+//! so that the picker can redraw exactly the lines it drew.
+
+use std::io;
+
+use dialoguer::console::{Key, Term};
+
+use crate::output::{self, escape};
+
+/// Entries shown at once; the list scrolls past them.
+const VISIBLE: usize = 15;
+
+/// One entry: a name, and a detail shown after it (a description, a folder).
+pub struct Entry {
+    pub name: String,
+    pub detail: String,
+    pub selected: bool,
+}
+
+/// What the user answered.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The indexes of the chosen entries, in list order.
+    Picked(Vec<usize>),
+    Cancelled,
+}
+
+struct State<'a> {
+    prompt: &'a str,
+    entries: Vec<Entry>,
+    /// Lowercased `name detail` of each entry, for the filter.
+    haystacks: Vec<String>,
+    query: String,
+    /// Index into `shown()` of the highlighted entry.
+    cursor: usize,
+    /// First shown entry drawn (the list scrolls).
+    top: usize,
+}
+
+impl State<'_> {
+    fn shown(&self) -> Vec<usize> {
+        let needle = self.query.to_lowercase();
+        (0..self.entries.len())
+            .filter(|&i| needle.is_empty() || self.haystacks[i].contains(&needle))
+            .collect()
+    }
+
+    fn lines(&mut self, width: usize) -> Vec<String> {
+        let shown = self.shown();
+        self.cursor = self.cursor.min(shown.len().saturating_sub(1));
+        if self.cursor < self.top {
+            self.top = self.cursor;
+        } else if self.cursor >= self.top + VISIBLE {
+            self.top = self.cursor + 1 - VISIBLE;
+        }
+        let selected = self.entries.iter().filter(|e| e.selected).count();
+        let mut lines = vec![format!(
+            "{}  [{selected} selected, {} of {} shown]  filter: {}",
+            self.prompt,
+            shown.len(),
+            self.entries.len(),
+            escape::field(&self.query),
+        )];
+        if shown.is_empty() {
+            lines.push("  (nothing matches the filter; backspace removes letters)".to_owned());
+        }
+        for (row, &i) in shown.iter().enumerate().skip(self.top).take(VISIBLE) {
+            let entry = &self.entries[i];
+            let pointer = if row == self.cursor { '>' } else { ' ' };
+            let mark = if entry.selected { 'x' } else { ' ' };
+            lines.push(format!(
+                "{pointer} [{mark}] {}  {}",
+                escape::field(&entry.name),
+                escape::field(&entry.detail)
+            ));
+        }
+        lines.push(
+            "  type to filter · ↑↓ move · space select · ctrl-a select all · enter confirm · esc cancel"
+                .to_owned(),
+        );
+        // One terminal line each, or the redraw would erase the wrong lines.
+        let width = width.saturating_sub(1).max(10);
+        lines
+            .into_iter()
+            .map(|line| output::cut(&line, width).into_owned())
+            .collect()
+    }
+
+    /// Handles one key; `Some` when the question is answered.
+    fn key(&mut self, key: &Key) -> Option<Answer> {
+        let shown = self.shown();
+        match *key {
+            Key::Escape | Key::CtrlC => return Some(Answer::Cancelled),
+            Key::Enter => {
+                let mut picked: Vec<usize> = (0..self.entries.len())
+                    .filter(|&i| self.entries[i].selected)
+                    .collect();
+                if picked.is_empty() {
+                    picked.extend(shown.get(self.cursor));
+                }
+                if !picked.is_empty() {
+                    return Some(Answer::Picked(picked));
+                }
+            }
+            Key::ArrowUp | Key::BackTab if !shown.is_empty() => {
+                self.cursor = self.cursor.checked_sub(1).unwrap_or(shown.len() - 1);
+            }
+            Key::ArrowDown | Key::Tab if !shown.is_empty() => {
+                self.cursor = (self.cursor + 1) % shown.len();
+            }
+            Key::PageUp => self.cursor = self.cursor.saturating_sub(VISIBLE),
+            Key::PageDown => self.cursor += VISIBLE,
+            Key::Home => self.cursor = 0,
+            Key::End => self.cursor = shown.len().saturating_sub(1),
+            Key::Char(' ') => {
+                if let Some(&i) = shown.get(self.cursor) {
+                    self.entries[i].selected = !self.entries[i].selected;
+                }
+            }
+            Key::Char('\u{1}') => {
+                let all = shown.iter().all(|&i| self.entries[i].selected);
+                for &i in &shown {
+                    self.entries[i].selected = !all;
+                }
+            }
+            Key::Backspace => {
+                self.query.pop();
+                self.cursor = 0;
+            }
+            Key::Char(c) if !c.is_control() => {
+                self.query.push(c);
+                self.cursor = 0;
+            }
+            _ => {}
+        }
+        None
+    }
+}
+
+/// Asks on `term` which of `entries` to take.
+pub fn pick(term: &Term, prompt: &str, entries: Vec<Entry>) -> io::Result<Answer> {
+    let haystacks = entries
+        .iter()
+        .map(|e| format!("{} {}", e.name, e.detail).to_lowercase())
+        .collect();
+    let mut state = State {
+        prompt,
+        entries,
+        haystacks,
+        query: String::new(),
+        cursor: 0,
+        top: 0,
+    };
+    term.hide_cursor()?;
+    let answer = run(term, &mut state);
+    let _ = term.show_cursor();
+    let answer = answer?;
+    // What was chosen stays on screen, on one line.
+    let summary = match &answer {
+        Answer::Picked(picked) => picked
+            .iter()
+            .map(|&i| escape::field(&state.entries[i].name))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Answer::Cancelled => "(cancelled)".to_owned(),
+    };
+    let width = term.size().1.into();
+    term.write_line(&output::cut(&format!("{prompt}: {summary}"), width))?;
+    Ok(answer)
+}
+
+fn run(term: &Term, state: &mut State) -> io::Result<Answer> {
+    let mut drawn = 0;
+    loop {
+        let lines = state.lines(term.size().1.into());
+        term.clear_last_lines(drawn)?;
+        for line in &lines {
+            term.write_line(line)?;
+        }
+        drawn = lines.len();
+        let key = term.read_key_raw()?;
+        if let Some(answer) = state.key(&key) {
+            term.clear_last_lines(drawn)?;
+            return Ok(answer);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(entries: &[(&str, &str)]) -> State<'static> {
+        let entries: Vec<Entry> = entries
+            .iter()
+            .map(|(name, detail)| Entry {
+                name: (*name).to_owned(),
+                detail: (*detail).to_owned(),
+                selected: false,
+            })
+            .collect();
+        State {
+            prompt: "Skills",
+            haystacks: entries
+                .iter()
+                .map(|e| format!("{} {}", e.name, e.detail).to_lowercase())
+                .collect(),
+            entries,
+            query: String::new(),
+            cursor: 0,
+            top: 0,
+        }
+    }
+
+    #[test]
+    fn typing_filters_and_enter_takes_the_highlighted_entry() {
+        let mut s = state(&[
+            ("pdf", "Read PDFs"),
+            ("notes", "Take notes"),
+            ("api", "APIs"),
+        ]);
+        for c in "NO".chars() {
+            assert_eq!(s.key(&Key::Char(c)), None);
+        }
+        assert_eq!(s.shown(), vec![1]);
+        assert_eq!(s.key(&Key::Enter), Some(Answer::Picked(vec![1])));
+    }
+
+    #[test]
+    fn ctrl_a_selects_what_is_shown_and_selections_survive_the_filter() {
+        let mut s = state(&[("pdf", ""), ("notes", ""), ("api", "")]);
+        s.key(&Key::Char('a'));
+        assert_eq!(s.shown(), vec![2], "`a` is typed into the filter");
+        s.key(&Key::Char(' '));
+        s.key(&Key::Backspace);
+        s.key(&Key::Char('\u{1}'));
+        assert_eq!(s.key(&Key::Enter), Some(Answer::Picked(vec![0, 1, 2])));
+        s.key(&Key::Char('\u{1}'));
+        assert!(s.entries.iter().all(|e| !e.selected));
+    }
+
+    #[test]
+    fn escape_cancels_and_lines_fit_the_width() {
+        let mut s = state(&[("evil\x1b[2J", &"x".repeat(500))]);
+        let lines = s.lines(40);
+        assert!(
+            lines.iter().all(|l| output::text_width(l) < 40),
+            "{lines:?}"
+        );
+        assert!(lines[1].contains("\\x1b"), "{lines:?}");
+        assert!(lines.iter().all(|l| !l.contains('\x1b')));
+        assert_eq!(s.key(&Key::Escape), Some(Answer::Cancelled));
+    }
+}
