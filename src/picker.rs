@@ -4,7 +4,8 @@
 //! highlighted entry, ctrl-a selects every entry the filter shows (or unselects them when all
 //! are), enter confirms (the highlighted entry when nothing is selected, as fzf does), and esc
 //! or ctrl-c cancels. A footer line says so. `a` cannot both select all and be typed into the
-//! filter; typing wins, and select-all is ctrl-a (as in fzf's and most pickers' bindings).
+//! filter; typing wins, and select-all is ctrl-a (the terminal library reads it as the Home
+//! key, which therefore selects all too).
 //! Entries come from sources: they are escaped and cut to the terminal's width, one line each,
 //! so that the picker can redraw exactly the lines it drew.
 
@@ -117,14 +118,14 @@ impl State<'_> {
             }
             Key::PageUp => self.cursor = self.cursor.saturating_sub(VISIBLE),
             Key::PageDown => self.cursor += VISIBLE,
-            Key::Home => self.cursor = 0,
             Key::End => self.cursor = shown.len().saturating_sub(1),
             Key::Char(' ') => {
                 if let Some(&i) = shown.get(self.cursor) {
                     self.entries[i].selected = !self.entries[i].selected;
                 }
             }
-            Key::Char('\u{1}') => {
+            // `console` reads ctrl-a as Home (readline's meaning), so the Home key selects all too.
+            Key::Home | Key::Char('\u{1}') => {
                 let all = shown.iter().all(|&i| self.entries[i].selected);
                 for &i in &shown {
                     self.entries[i].selected = !all;

@@ -27,14 +27,9 @@ fn table_and_json() {
     snapshot!(context, context.command().arg("list"), @"
     exit: 0
     ----- stdout -----
-    ┌───────────────────┬────────────────────────┬─────────────┬─────────────────────┬───────────────────────┬────────────┐
-    │ Name              ┆ Agents                 ┆ Source      ┆ Version             ┆ Path                  ┆ Descriptio │
-    │                   ┆                        ┆             ┆                     ┆                       ┆ n          │
-    ╞═══════════════════╪════════════════════════╪═════════════╪═════════════════════╪═══════════════════════╪════════════╡
-    │ pdf               ┆ universal, claude-code ┆ acme/skills ┆ main (0123456789ab) ┆ .agents/skills/pdf    ┆ Does pdf…  │
-    │ review            ┆ claude-code            ┆ local       ┆                     ┆ .claude/skills/review ┆ Does…      │
-    │ review (shadowed) ┆ sisu                   ┆ local       ┆                     ┆ .sisu/skills/review   ┆ Does…      │
-    └───────────────────┴────────────────────────┴─────────────┴─────────────────────┴───────────────────────┴────────────┘
+    pdf	universal, claude-code	acme/skills	main (0123456789ab)	.agents/skills/pdf	Does pdf things. Use when the user asks for pdf.
+    review	claude-code	local		.claude/skills/review	Does review things. Use when the user asks for review.
+    review (shadowed)	sisu	local		.sisu/skills/review	Does review things. Use when the user asks for review.
     ----- stderr -----
     ");
     snapshot!(context, context.command().args(["ls", "--json"]), @r#"

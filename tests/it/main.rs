@@ -30,6 +30,7 @@ mod serve;
 mod serve_entries;
 mod sources;
 mod sync;
+mod terminal;
 mod use_skill;
 mod web;
 
