@@ -302,6 +302,7 @@ pub fn progress_bar(template: &str, message: &str, length: u64) -> indicatif::Pr
         indicatif::ProgressStyle::with_template(template)
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    bar.set_message(message.to_owned());
+    // A source's URL (from a lockfile, say) is shown as it is, not obeyed.
+    bar.set_message(escape(message).into_owned());
     bar
 }

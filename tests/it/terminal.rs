@@ -390,3 +390,65 @@ fn picker_esc_cancels_and_writes_nothing() {
     left.sort();
     assert!(left.is_empty(), "nothing written: {left:?}");
 }
+
+#[test]
+fn load_skill_description_cuts_at_a_word() {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    let context = TestContext::new();
+    let long = format!(
+        "Fill PDF forms. {}Use when the user asks for pdf.",
+        "Reads every field of every page and writes them back carefully. ".repeat(6)
+    );
+    context.write(".claude/skills/pdf/SKILL.md", skill_md("pdf", &long));
+    let mut child = context
+        .std_command()
+        .args(["serve", "--stdio", "--no-watch"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let tools = loop {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "the server ended");
+        let message: Value = serde_json::from_str(&line).unwrap();
+        if message["id"] == 2 {
+            break message["result"]["tools"].clone();
+        }
+    };
+    drop(stdin);
+    let _ = child.wait();
+    let description = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "load_skill")
+        .unwrap()["description"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let entry = description
+        .lines()
+        .find(|l| l.starts_with("- pdf: "))
+        .unwrap();
+    let shown = entry.trim_start_matches("- pdf: ");
+    assert!(shown.ends_with('…'), "{entry}");
+    let kept = shown.trim_end_matches('…');
+    assert!(long.starts_with(kept), "{entry}");
+    assert_eq!(
+        long[kept.len()..].chars().next(),
+        Some(' '),
+        "cut before a space, not inside a word: {entry}"
+    );
+    assert!(kept.chars().count() < 240, "{entry}");
+}
