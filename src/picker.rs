@@ -15,7 +15,7 @@ use dialoguer::console::{Key, Term};
 
 use crate::output::{self, escape};
 
-/// Entries shown at once; the list scrolls past them.
+/// Entries shown at once at most (fewer on a short terminal); the list scrolls past them.
 const VISIBLE: usize = 15;
 
 /// One entry: a name, and a detail shown after it (a description, a folder).
@@ -53,13 +53,17 @@ impl State<'_> {
             .collect()
     }
 
-    fn lines(&mut self, width: usize) -> Vec<String> {
+    /// The lines to draw on a terminal `width` columns wide and `height` lines high.
+    fn lines(&mut self, width: usize, height: usize) -> Vec<String> {
+        // The header, the footer and a line for the cursor stay on screen with the entries, or
+        // the redraw would leave lines scrolled out of reach.
+        let visible = VISIBLE.min(height.saturating_sub(3)).max(1);
         let shown = self.shown();
         self.cursor = self.cursor.min(shown.len().saturating_sub(1));
         if self.cursor < self.top {
             self.top = self.cursor;
-        } else if self.cursor >= self.top + VISIBLE {
-            self.top = self.cursor + 1 - VISIBLE;
+        } else if self.cursor >= self.top + visible {
+            self.top = self.cursor + 1 - visible;
         }
         let selected = self.entries.iter().filter(|e| e.selected).count();
         let mut lines = vec![format!(
@@ -72,7 +76,7 @@ impl State<'_> {
         if shown.is_empty() {
             lines.push("  (nothing matches the filter; backspace removes letters)".to_owned());
         }
-        for (row, &i) in shown.iter().enumerate().skip(self.top).take(VISIBLE) {
+        for (row, &i) in shown.iter().enumerate().skip(self.top).take(visible) {
             let entry = &self.entries[i];
             let pointer = if row == self.cursor { '>' } else { ' ' };
             let mark = if entry.selected { 'x' } else { ' ' };
@@ -180,7 +184,8 @@ pub fn pick(term: &Term, prompt: &str, entries: Vec<Entry>) -> io::Result<Answer
 fn run(term: &Term, state: &mut State) -> io::Result<Answer> {
     let mut drawn = 0;
     loop {
-        let lines = state.lines(term.size().1.into());
+        let (rows, columns) = term.size();
+        let lines = state.lines(columns.into(), rows.into());
         term.clear_last_lines(drawn)?;
         for line in &lines {
             term.write_line(line)?;
@@ -250,7 +255,7 @@ mod tests {
     #[test]
     fn escape_cancels_and_lines_fit_the_width() {
         let mut s = state(&[("evil\x1b[2J", &"x".repeat(500))]);
-        let lines = s.lines(40);
+        let lines = s.lines(40, 24);
         assert!(
             lines.iter().all(|l| output::text_width(l) < 40),
             "{lines:?}"

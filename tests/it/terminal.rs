@@ -111,6 +111,19 @@ fn controls_from_sources_are_escaped_in_every_command() {
             );
         }
     }
+    // Our colors are added after escaping: they stay, the source's are shown.
+    let output = run(context
+        .command()
+        .args(["lint", "--color", "always", ".claude/skills/evil"]));
+    assert!(output.stdout.contains("\x1b[1m"), "{}", output.stdout);
+    assert!(output.stdout.contains("\\x1b[2J"), "{}", output.stdout);
+    for raw in ["\x1b[2J", "\x1b]", "\x07", "\u{9b}", "\u{202e}"] {
+        assert!(
+            !output.stdout.contains(raw),
+            "raw {raw:?}: {}",
+            output.stdout
+        );
+    }
     // `--json` stays exact: the escapes are JSON's, and read back as the source wrote them.
     let output = run(context.command().args(["list", "--json"]));
     assert_no_controls("list --json", &output.stdout);
