@@ -226,6 +226,10 @@ fn escape_github(text: &str, property: bool) -> String {
             '\n' => out.push_str("%0A"),
             ':' if property => out.push_str("%3A"),
             ',' if property => out.push_str("%2C"),
+            // The workflow log renders ANSI sequences: a skill's text must not style or hide it.
+            c if output::escape::is_control(c) => {
+                output::escape::push_escaped(&mut out, c.encode_utf8(&mut [0; 4]));
+            }
             c => out.push(c),
         }
     }

@@ -91,6 +91,14 @@ fn controls_from_sources_are_escaped_in_every_command() {
         ("add --list", vec!["add", source, "--list"]),
         ("lint", vec!["lint", ".claude/skills/evil"]),
         ("lint -v", vec!["lint", "-v", ".claude/skills/evil"]),
+        (
+            "lint github",
+            vec!["lint", "--format", "github", ".claude/skills/evil"],
+        ),
+        (
+            "lint sarif",
+            vec!["lint", "--format", "sarif", ".claude/skills/evil"],
+        ),
         ("find", vec!["find", "evil"]),
         ("add", vec!["add", source, "-s", "*", "-a", "codex", "-y"]),
         ("add --dry-run", vec!["add", source, "-s", "*", "--dry-run"]),
