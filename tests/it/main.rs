@@ -2,6 +2,7 @@
 
 mod common;
 mod gitfixture;
+mod hostile;
 
 mod add;
 mod architecture;
