@@ -14,10 +14,7 @@ pub(super) fn locked() -> (TestContext, Remote, Value) {
     let remote = Remote::new(&context);
     let tools = context.temp.path().join("tools");
     write(&tools.join("skills/pdf/SKILL.md"), skill_md("pdf"));
-    write(
-        &tools.join("skills/pdf/scripts/fill.py"),
-        "print('fill')\n",
-    );
+    write(&tools.join("skills/pdf/scripts/fill.py"), "print('fill')\n");
     write(&tools.join("skills/notes/SKILL.md"), skill_md("notes"));
     remote.upstream("acme/tools", &tools);
     let output = add(
