@@ -10,6 +10,7 @@ mod git;
 mod lockfile;
 mod npm;
 mod serve;
+mod text;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
