@@ -7,6 +7,7 @@ mod hostile;
 mod add;
 mod architecture;
 mod compat;
+mod corpus;
 mod crash;
 mod doctor;
 mod dropin;
