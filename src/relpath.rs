@@ -29,6 +29,8 @@ pub enum Why {
     Dot,
     /// A `..` component.
     Climbs,
+    /// `/` inside one name (a crafted tree entry).
+    Slash,
     /// `\` in a name: a separator on Windows.
     Backslash,
     /// NUL.
@@ -52,6 +54,7 @@ impl fmt::Display for Why {
             Why::Absolute => "it is absolute",
             Why::Dot => "it has a `.` segment",
             Why::Climbs => "it climbs with `..`",
+            Why::Slash => "a name in it holds a `/`",
             Why::Backslash => "it holds a backslash",
             Why::Nul => "it holds NUL",
             Why::Control => "it holds a control character",
@@ -82,7 +85,7 @@ pub fn check_component(name: &str) -> Result<(), Why> {
     }
     // Reported before gix's broader classes, for a precise message.
     if name.contains('/') {
-        return Err(Why::Empty);
+        return Err(Why::Slash);
     }
     if name.contains('\\') {
         return Err(Why::Backslash);

@@ -14,6 +14,7 @@ use super::Cx;
 use super::quality::check_links;
 use super::rules;
 use super::{exec, injection};
+use crate::relpath::{Why, check_component};
 use crate::skill::Pos;
 use crate::skill::frontmatter::position;
 use crate::skill::inventory::{FileKind, is_secret_name};
@@ -70,6 +71,19 @@ pub fn check(cx: &mut Cx<'_>) {
                 continue;
             }
             FileKind::File => {}
+        }
+        if file
+            .rel
+            .split('/')
+            .any(|name| check_component(name) == Err(Why::Git))
+        {
+            cx.report(
+                &rules::GIT_METADATA,
+                &file.path,
+                None,
+                format!("git reads `{}` as repository metadata", file.rel),
+            )
+            .help("remove it: a `gitdir:` file can point git at a config that runs commands");
         }
         if is_secret_name(file.file_name()) {
             cx.report(

@@ -173,6 +173,7 @@ catalog! {
     SECRET_FILE: Security, "security/secret-file", Error, "a file whose name says it holds a secret";
     SECRET_CONTENT: Security, "security/secret-content", Error, "content shaped like a private key or an access token";
     SYMLINK_ESCAPE: Security, "security/symlink-escape", Error, "a symlink that leaves the skill folder";
+    GIT_METADATA: Security, "security/git-metadata", Error, "a `.git` file, or a name git reads as `.git`, inside the skill";
     SPECIAL_FILE: Security, "security/special-file", Error, "a socket, FIFO or device file";
     HIDDEN_UNICODE: Security, "security/hidden-unicode", Warning, "invisible Unicode: tag characters, zero-width or bidi controls";
     HIDDEN_INSTRUCTIONS: Security, "security/hidden-instructions", Error, "instructions reviewers cannot see: HTML comments addressed to the model, text in invisible characters";

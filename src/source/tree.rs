@@ -151,7 +151,7 @@ impl LocalTree {
             match rustix::fs::openat2(&self.dir, Self::rel(path), flags, Mode::empty(), resolve) {
                 Ok(fd) => fd,
                 Err(rustix::io::Errno::NOSYS | rustix::io::Errno::PERM) => return None,
-                Err(err) => return Some(Err(err.into())),
+                Err(err) => return Some(Err(beneath(err.into()))),
             };
         let listed = (|| {
             let dir = rustix::fs::Dir::new(fd.try_clone()?)?;
@@ -199,13 +199,29 @@ impl LocalTree {
     }
 }
 
+/// The error of a path that a link leads out of the source's folder (`openat2` with
+/// `RESOLVE_BENEATH` says EXDEV, cap-std's fallback `PermissionDenied`), in words.
+fn beneath(err: io::Error) -> io::Error {
+    let escaped = err.raw_os_error() == Some(libc::EXDEV)
+        || (err.kind() == io::ErrorKind::PermissionDenied && err.raw_os_error().is_none());
+    if escaped {
+        io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "a symlink on the way leads outside the source",
+        )
+    } else {
+        err
+    }
+}
+
 impl SourceTree for LocalTree {
     fn list(&self, path: &RelPath) -> io::Result<Vec<Entry>> {
         if let Some(listed) = self.list_beneath(path) {
             return listed;
         }
         let mut entries = Vec::new();
-        for entry in self.dir.read_dir(Self::rel(path))? {
+        let listing = self.dir.read_dir(Self::rel(path)).map_err(beneath)?;
+        for entry in listing {
             let entry = entry?;
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
@@ -234,7 +250,11 @@ impl SourceTree for LocalTree {
             use cap_std::fs::OpenOptionsExt;
             options.custom_flags(libc::O_NONBLOCK);
         }
-        let file = self.dir.open_with(Self::rel(path), &options)?.into_std();
+        let file = self
+            .dir
+            .open_with(Self::rel(path), &options)
+            .map_err(beneath)?
+            .into_std();
         // Read up to the limit without a `stat`; only a file over it is measured, to say how
         // large it is.
         match crate::skill::read_open(file, None, limit) {

@@ -2,10 +2,13 @@
 
 mod common;
 mod gitfixture;
+mod hostile;
 
 mod add;
 mod architecture;
 mod compat;
+mod corpus;
+mod crash;
 mod doctor;
 mod dropin;
 mod frontmatter;

@@ -46,7 +46,7 @@ fn lock(context: &TestContext) -> Value {
 }
 
 /// A zip of `files` (path, bytes, executable).
-fn zip(files: &[(&str, &[u8], bool)]) -> Vec<u8> {
+pub(crate) fn zip(files: &[(&str, &[u8], bool)]) -> Vec<u8> {
     let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     for (path, bytes, executable) in files {
         let options = zip::write::SimpleFileOptions::default()
@@ -59,7 +59,7 @@ fn zip(files: &[(&str, &[u8], bool)]) -> Vec<u8> {
 }
 
 /// A tar of `files`; a path that `tar` itself refuses (`..`) is written into the header raw.
-fn tar(files: &[(&str, &[u8])]) -> Vec<u8> {
+pub(crate) fn tar(files: &[(&str, &[u8])]) -> Vec<u8> {
     let mut builder = tar::Builder::new(Vec::new());
     for (path, bytes) in files {
         let mut header = tar::Header::new_gnu();
@@ -74,7 +74,7 @@ fn tar(files: &[(&str, &[u8])]) -> Vec<u8> {
     builder.into_inner().unwrap()
 }
 
-fn gzip(bytes: &[u8]) -> Vec<u8> {
+pub(crate) fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     encoder.write_all(bytes).unwrap();
     encoder.finish().unwrap()

@@ -4,30 +4,34 @@ use std::io::{self, Read};
 
 use super::memory::MemoryTree;
 use super::{WebError, WebLimits, digest};
-use crate::relpath::RelPath;
+use crate::relpath::{RelPath, UnsafePath, Why};
 use crate::source::http::Http;
 
 /// The path of a file inside an archive or index, validated and normalised by
 /// [`RelPath::normalize`] (`./a//b` is `a/b`); the root (`""`, `.`, `./`) is no file.
 pub(super) fn safe_path(path: &str) -> Result<RelPath, ArchiveProblem> {
-    safe_dir(path)
-        .ok()
-        .filter(|normal| !normal.is_root())
-        .ok_or_else(|| ArchiveProblem::Path(path.to_owned()))
+    let normal = safe_dir(path)?;
+    if normal.is_root() {
+        return Err(ArchiveProblem::Path(UnsafePath {
+            path: path.to_owned(),
+            why: Why::Empty,
+        }));
+    }
+    Ok(normal)
 }
 
 /// The path of a folder inside an archive, as [`safe_path`], the root included (the entry `./`
 /// of `tar -C dir -czf x.tgz .`).
 fn safe_dir(path: &str) -> Result<RelPath, ArchiveProblem> {
-    RelPath::normalize(path).map_err(|_| ArchiveProblem::Path(path.to_owned()))
+    RelPath::normalize(path).map_err(ArchiveProblem::Path)
 }
 
 /// Why an archive (or a skill of an index) is refused.
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveProblem {
     /// A path that is not safe to write (from [`safe_path`]).
-    #[error("unsafe path `{}`", .0.escape_debug())]
-    Path(String),
+    #[error(transparent)]
+    Path(UnsafePath),
     #[error("it has more than the limit of {0} files")]
     TooManyFiles(usize),
     #[error("it unpacks to more than the limit of {0} bytes")]
