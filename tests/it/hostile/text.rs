@@ -31,6 +31,7 @@ fn megabytes_of_one_line_are_read_in_linear_time() {
         &["prompt"][..],
         &["prompt", "--format", "json"],
         &["lint", ".claude/skills"],
+        &["list"],
         &["list", "--json"],
         &["manifest"],
     ] {
