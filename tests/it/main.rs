@@ -8,6 +8,7 @@ mod architecture;
 mod compat;
 mod doctor;
 mod dropin;
+mod fresh_machine;
 mod frontmatter;
 mod fuzz;
 mod gate;
