@@ -48,7 +48,7 @@ pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             return Err(crate::project::ProjectError::unknown_agent(id).into());
         }
     }
-    let scope = Scope::new(args.global)?;
+    let scope = Scope::open(args.global, printer)?;
     let cwd = scope.project.clone();
     let index = SkillIndex::build_with(
         scope.roots(),

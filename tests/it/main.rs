@@ -24,6 +24,7 @@ mod manifest;
 mod naming;
 mod network;
 mod pinned;
+mod project_root;
 mod prompt;
 mod relpath_fuzz;
 mod security;
