@@ -30,6 +30,7 @@ mod relpath_fuzz;
 mod security;
 mod serve;
 mod serve_entries;
+mod source_address;
 mod sources;
 mod sync;
 mod use_skill;
