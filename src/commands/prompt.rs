@@ -28,7 +28,7 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let all = args.all || (args.format == PromptFormat::SkillsRef && args.template.is_none());
     let options = CatalogOptions { uri: args.uri, all };
 
-    let (entries, skipped) = prompt::catalog(&index, options);
+    let (mut entries, skipped) = prompt::catalog(&index, options);
     for skip in &skipped {
         printer.warn(format_args!(
             "left out `{}`: {}",
@@ -48,6 +48,20 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         ))
         .with_hint("`skills lint` shows what is wrong with each"));
     }
+    // A file that is written is usually committed: inside the project, locations are relative
+    // to its folder, so that they hold on every clone.
+    let target = match &args.write {
+        Some(file) => {
+            let cwd = super::current_dir()?;
+            let root = crate::project::ProjectRoot::locate()?.path;
+            let file = crate::source::grammar::normalize(&cwd.join(file));
+            if !args.uri {
+                write::relative_locations(&mut entries, &file, &root);
+            }
+            Some((cwd, root))
+        }
+        None => None,
+    };
     let shared = shared(args)?;
     let text = if args.skill.is_empty() {
         catalog_text(args, &entries, &shared)?
@@ -55,10 +69,9 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         let activations = activations(&index, &args.skill, options)?;
         activation_text(args, &entries, &activations, &shared)?
     };
-    match &args.write {
-        None => printer.data(&text)?,
-        Some(file) => {
-            let outcome = write::write(file, &super::current_dir()?, &text)?;
+    match (&args.write, &target) {
+        (Some(file), Some((cwd, root))) => {
+            let outcome = write::write(file, cwd, root, &text)?;
             let file = file.display();
             match outcome {
                 Outcome::Created => printer.status(format_args!(
@@ -72,6 +85,7 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
                 Outcome::Unchanged => printer.status(format_args!("`{file}` is up to date")),
             }
         }
+        _ => printer.data(&text)?,
     }
     Ok(ExitStatus::Success)
 }

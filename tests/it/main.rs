@@ -26,6 +26,7 @@ mod network;
 mod pinned;
 mod project_root;
 mod prompt;
+mod prompt_paths;
 mod relpath_fuzz;
 mod security;
 mod serve;
