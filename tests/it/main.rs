@@ -6,6 +6,7 @@ mod gitfixture;
 mod add;
 mod architecture;
 mod compat;
+mod copies;
 mod doctor;
 mod dropin;
 mod fresh_machine;
