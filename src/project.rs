@@ -515,3 +515,51 @@ impl Scope {
         targets
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_root_is_the_nearest_marked_folder_below_the_repository_root() {
+        let temp = tempfile::tempdir().unwrap();
+        let base = temp.path();
+        let mkdir = |rel: &str| std::fs::create_dir_all(base.join(rel)).unwrap();
+        mkdir("home/repo/.git");
+        mkdir("home/repo/a/b/c");
+        mkdir("home/repo/pkg/.claude/skills");
+        mkdir("home/repo/pkg/src");
+        mkdir("home/repo/plain/skills");
+        mkdir("home/.claude/skills");
+        mkdir("home/loose/x");
+        std::fs::write(base.join("home/repo/a/skills-lock.json"), "{}").unwrap();
+        let home = base.join("home");
+        let root = |rel: &str| find_root(&base.join(rel), Some(&home));
+        assert_eq!(
+            root("home/repo/a/b/c"),
+            (base.join("home/repo/a"), Found::Lock)
+        );
+        assert_eq!(
+            root("home/repo/pkg/src"),
+            (
+                base.join("home/repo/pkg"),
+                Found::AgentDir(".claude/skills")
+            )
+        );
+        // A plain `skills/` folder is no project; the repository root is.
+        assert_eq!(
+            root("home/repo/plain"),
+            (base.join("home/repo"), Found::Repository)
+        );
+        // Below HOME with no repository: HOME's agent dirs are the user's, not a project.
+        assert_eq!(
+            root("home/loose/x"),
+            (base.join("home/loose/x"), Found::WorkingDir)
+        );
+        // HOME itself, as the working directory, is what it always was.
+        assert_eq!(
+            root("home"),
+            (home.clone(), Found::AgentDir(".claude/skills"))
+        );
+    }
+}

@@ -109,6 +109,7 @@ fn subfolder_commands_use_the_project_root() {
         &["check", "--exit-code"][..],
         &["manifest", "--check"],
         &["install", "--frozen"],
+        &["update"],
     ] {
         let output = skills_in(&context, Some(&remote), &deep, args);
         assert_eq!(output.code, 0, "{args:?}:\n{}", output.stderr);
