@@ -55,22 +55,33 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             let cwd = super::current_dir()?;
             let root = crate::project::ProjectRoot::locate()?.path;
             let file = crate::source::grammar::normalize(&cwd.join(file));
-            if !args.uri {
-                write::relative_locations(&mut entries, &file, &root);
-            }
-            Some((cwd, root))
+            Some((cwd, root, file))
         }
         None => None,
     };
+    let relative = |location: &mut String| {
+        if let Some((_, root, file)) = target.as_ref().filter(|_| !args.uri)
+            && let Some(relative) = write::relative_location(location, file, root)
+        {
+            *location = relative;
+        }
+    };
+    for entry in &mut entries {
+        relative(&mut entry.location);
+    }
     let shared = shared(args)?;
     let text = if args.skill.is_empty() {
         catalog_text(args, &entries, &shared)?
     } else {
-        let activations = activations(&index, &args.skill, options)?;
+        let mut activations = activations(&index, &args.skill, options)?;
+        for (entry, activation) in &mut activations {
+            relative(&mut entry.location);
+            relative(&mut activation.directory);
+        }
         activation_text(args, &entries, &activations, &shared)?
     };
     match (&args.write, &target) {
-        (Some(file), Some((cwd, root))) => {
+        (Some(file), Some((cwd, root, _))) => {
             let outcome = write::write(file, cwd, root, &text)?;
             let file = file.display();
             match outcome {

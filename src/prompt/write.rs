@@ -315,24 +315,24 @@ fn finish(
     })
 }
 
-/// Rewrites the locations of `entries` that are inside `project` relative to the folder of
-/// `file` (an absolute path, normalized) when `file` is inside `project` too: a written file is
-/// usually committed, and an absolute path holds on one machine only. Skills outside the project
-/// (the user's) keep their absolute paths, which no relative path could name on another machine
+/// `location` (of a skill file or folder) relative to the folder of `file` (an absolute path,
+/// normalized) when both are inside `project`: a written file is usually committed, and an
+/// absolute path holds on one machine only. `None` for the rest: skills outside the project (the
+/// user's) keep their absolute paths, which no relative path could name on another machine
 /// either.
-pub fn relative_locations(entries: &mut [crate::prompt::Entry], file: &Path, project: &Path) {
-    let Some(dir) = file.parent().filter(|dir| dir.starts_with(project)) else {
-        return;
-    };
-    for entry in entries {
-        let location = Path::new(&entry.location);
-        if location.is_absolute()
-            && location.starts_with(project)
-            && let Some(relative) = relative_to(dir, location)
-        {
-            entry.location = relative;
-        }
+pub fn relative_location(location: &str, file: &Path, project: &Path) -> Option<String> {
+    let dir = file.parent().filter(|dir| dir.starts_with(project))?;
+    let location = Path::new(location);
+    if !location.is_absolute() || !location.starts_with(project) {
+        return None;
     }
+    relative_to(dir, location).map(|relative| {
+        if relative.is_empty() {
+            ".".to_owned()
+        } else {
+            relative
+        }
+    })
 }
 
 /// `path` relative to `dir` (both absolute and normalized), `/`-separated: `../x/y` and the like.

@@ -62,6 +62,22 @@ fn written_locations_are_relative_to_the_written_file() {
     );
     assert!(!context.project.join("src/docs").exists());
 
+    // An activation block names the skill's folder the same way.
+    let output =
+        run(context
+            .command()
+            .args(["prompt", "--skill", "pdf", "--write", "docs/PDF.md"]));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let text = std::fs::read_to_string(context.project.join("docs/PDF.md")).unwrap();
+    assert!(
+        text.contains("Skill directory: ../.claude/skills/pdf\n"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(&*context.project.to_string_lossy()),
+        "{text}"
+    );
+
     // Printed, not written: absolute, as before.
     let output = run(context.command().arg("prompt"));
     let printed = locations(&output.stdout);
