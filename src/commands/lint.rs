@@ -28,9 +28,10 @@ pub fn run(args: &LintArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         }
     }
     let mut index = super::build_index(&index_args, crate::skill::Load::Full, printer)?;
-    if index_args.paths.is_empty() && !index_args.global {
+    if !index_args.global {
         // Copies of one locked skill for several agents (`add --copy`) are one skill, linted
-        // once; a lock that cannot be read folds nothing (`install` and `doctor` say why).
+        // once, whichever paths were given; a lock that cannot be read folds nothing (`install`
+        // and `doctor` say why).
         if let Ok(lock) = crate::project::Scope::new(false).and_then(|scope| scope.read_lock()) {
             crate::drift::fold_locked_copies(&mut index, &lock);
         }

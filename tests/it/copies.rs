@@ -87,6 +87,17 @@ fn copies_of_one_locked_skill_are_one_skill() {
     assert_eq!(duplicate_names(&output), 0, "{}", output.stdout);
     let report: Value = serde_json::from_str(&output.stdout).unwrap();
     assert_eq!(report["summary"]["skills"], 1, "linted once: {report}");
+    // The agent dirs named on the command line: the same.
+    let output = run(context.command().args([
+        "lint",
+        "--strict",
+        "--format",
+        "json",
+        ".claude/skills",
+        ".agents/skills",
+    ]));
+    assert_eq!(output.code, 0, "{}\n{}", output.stdout, output.stderr);
+    assert_eq!(duplicate_names(&output), 0, "{}", output.stdout);
 
     // One copy edited: not the locked skill any more, so two skills with one name.
     crate::common::write(
