@@ -418,7 +418,8 @@ pub struct InstallArgs {
     after_long_help = "One ref advertisement per remote and no download when the locked commit is \
 still the tip; when it moved, the skill's folder is compared, so a commit that does not touch the skill is \
 not an update. Local sources are compared with the folder as it is now.\n\n\
-Exit status: 0, or 1 with `--exit-code` when updates exist; 2 when a source could not be checked."
+Exit status: 0, or 1 with `--exit-code` when updates exist; 2 when a source could not be checked \
+or there is no lockfile."
 )]
 pub struct CheckArgs {
     /// Skills to check [default: all locked skills]

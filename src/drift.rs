@@ -201,6 +201,42 @@ pub fn drifts(
     drifts
 }
 
+/// Folds, in `index`, the copies of one locked skill in several agent dirs (`add --copy` for
+/// several agents) into one entry: a later folder with the name of an earlier one whose files
+/// are the same bytes, and what `lock` records for that name (its `files`, else its
+/// `computedHash`). Folders that differ, or that the lock does not know, stay separate: those
+/// are real duplicates.
+pub fn fold_locked_copies(index: &mut crate::index::SkillIndex, lock: &Lock) {
+    if lock.skills.is_empty() {
+        return;
+    }
+    let mut read: std::collections::HashMap<PathBuf, Option<crate::lock::Files>> =
+        std::collections::HashMap::new();
+    index.fold_copies(|first, later| {
+        let name = first.name();
+        let Some(entry) = lock.skills.get(&name) else {
+            return false;
+        };
+        let mut files = |folder: &crate::index::Entry| {
+            read.entry(folder.real.clone())
+                .or_insert_with(|| {
+                    let payload = install::installed(&folder.real)?.ok()?;
+                    let matches = if entry.files.is_empty() {
+                        payload.computed_hash == entry.computed_hash
+                    } else {
+                        payload.digests() == entry.files
+                    };
+                    matches.then(|| payload.digests())
+                })
+                .clone()
+        };
+        match (files(first), files(later)) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::DriftDetail;

@@ -246,6 +246,49 @@ impl SkillIndex {
         }
     }
 
+    /// Folds later same-name entries that `same(first, later)` says are copies of the first one
+    /// (copies of one locked skill in several agent dirs) into it: their locations join the
+    /// first's, as links to one folder do, and they are no longer entries of their own.
+    pub fn fold_copies(&mut self, mut same: impl FnMut(&Entry, &Entry) -> bool) {
+        let folded: Vec<(usize, usize)> = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter_map(|(i, entry)| {
+                let first = entry.shadowed_by?;
+                let first_entry = self.entries.get(first)?;
+                same(first_entry, entry).then_some((first, i))
+            })
+            .collect();
+        if folded.is_empty() {
+            return;
+        }
+        for &(first, i) in &folded {
+            let locations = std::mem::take(&mut self.entries[i].locations);
+            self.entries[first].locations.extend(locations);
+        }
+        let mut renumbered: Vec<Option<usize>> = Vec::with_capacity(self.entries.len());
+        let mut next = 0;
+        for i in 0..self.entries.len() {
+            if folded.iter().any(|&(_, gone)| gone == i) {
+                renumbered.push(None);
+            } else {
+                renumbered.push(Some(next));
+                next += 1;
+            }
+        }
+        let entries = std::mem::take(&mut self.entries);
+        self.entries = entries
+            .into_iter()
+            .zip(&renumbered)
+            .filter(|(_, kept)| kept.is_some())
+            .map(|(mut entry, _)| {
+                entry.shadowed_by = entry.shadowed_by.and_then(|w| renumbered[w]);
+                entry
+            })
+            .collect();
+    }
+
     /// Loaded skills that no earlier skill shadows, in index order.
     pub fn skills(&self) -> impl Iterator<Item = &Skill> {
         self.entries

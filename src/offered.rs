@@ -73,7 +73,7 @@ pub fn open_offered(
     limits: &LimitArgs,
     printer: &Printer,
 ) -> Result<Found, OfferError> {
-    let env = SourceEnv::from_env(scope.project.clone());
+    let env = SourceEnv::from_env(scope.cwd.clone());
     let source = sources::parse(input, &env)?;
     let mut settings = Scope::git_settings(printer.progress());
     settings.web = crate::source::web::WebLimits::from(limits);

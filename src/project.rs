@@ -5,6 +5,12 @@
 //! exists plus the canonical `.agents/skills`, or `.agents/skills` and `.claude/skills` when no
 //! agent dir exists yet; for the user, the agents found on this machine plus `~/.agents/skills`,
 //! or `~/.agents/skills` and Claude Code's. No dir is created for an agent nobody asked for.
+//!
+//! The project is found as git and cargo find theirs ([`ProjectRoot::locate`]): the nearest
+//! folder at or above the working directory with a `skills-lock.json` or an agent dir, never
+//! above the repository root (the folder with `.git`); with neither up to there, the repository
+//! root, or outside a repository the working directory. The user's home is never a project found
+//! from below it: its agent dirs are the user's scope.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -26,8 +32,10 @@ pub struct Target {
 #[derive(Debug, Clone)]
 pub struct Scope {
     pub global: bool,
-    /// The project root (the working directory).
+    /// The project root ([`ProjectRoot::locate`]); the working directory for the user's scope.
     pub project: PathBuf,
+    /// The working directory: what relative paths typed by the user are relative to.
+    pub cwd: PathBuf,
     pub lock_path: PathBuf,
     /// `.agents/skills` of the project, or `~/.agents/skills`.
     pub canonical: PathBuf,
@@ -48,6 +56,8 @@ pub enum ProjectError {
     CurrentDir(#[source] std::io::Error),
     #[error("cannot find the home directory")]
     NoHome,
+    #[error("no lockfile: `{}` does not exist", .path.display())]
+    NoLock { path: PathBuf, global: bool },
     #[error(transparent)]
     Lock(#[from] LockError),
     #[error(transparent)]
@@ -80,6 +90,13 @@ impl Hint for ProjectError {
     fn hint(&self) -> Option<String> {
         match self {
             ProjectError::NoHome => Some("set HOME".into()),
+            ProjectError::NoLock { global: false, .. } => Some(
+                "`skills add <source>` installs skills and writes it; `skills manifest` records the skills already installed; the project is the nearest folder with `skills-lock.json` or an agent dir, up to the repository root"
+                    .into(),
+            ),
+            ProjectError::NoLock { global: true, .. } => {
+                Some("`skills add -g <source>` installs skills for the user and writes it".into())
+            }
             ProjectError::Lock(err) => err.hint(),
             ProjectError::Index(err) => err.hint(),
             ProjectError::UnknownAgent { near, .. } if near.is_empty() => {
@@ -104,6 +121,86 @@ pub fn current_dir() -> Result<PathBuf, ProjectError> {
     std::env::current_dir().map_err(ProjectError::CurrentDir)
 }
 
+/// Why a folder is the project root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Found {
+    /// It holds `skills-lock.json`.
+    Lock,
+    /// It holds this agent skills dir.
+    AgentDir(&'static str),
+    /// Nothing marks a project up to the repository root: that root.
+    Repository,
+    /// Nothing marks a project, and no repository holds the working directory.
+    WorkingDir,
+}
+
+/// The project a command works on, and the working directory it was found from.
+#[derive(Debug, Clone)]
+pub struct ProjectRoot {
+    pub path: PathBuf,
+    pub found: Found,
+    pub cwd: PathBuf,
+}
+
+impl ProjectRoot {
+    /// The project of the working directory: see the module docs.
+    pub fn locate() -> Result<ProjectRoot, ProjectError> {
+        let cwd = current_dir()?;
+        let home = dirs::home_dir();
+        let (path, found) = find_root(&cwd, home.as_deref());
+        Ok(ProjectRoot { path, found, cwd })
+    }
+
+    /// One line on stderr naming the root and why, when it is not the working directory.
+    pub fn announce(&self, printer: &Printer) {
+        if self.path == self.cwd {
+            return;
+        }
+        let why = match self.found {
+            Found::Lock => format!("it has `{PROJECT_LOCK}`"),
+            Found::AgentDir(dir) => format!("it has `{dir}`"),
+            Found::Repository => "the repository root".to_owned(),
+            Found::WorkingDir => return,
+        };
+        printer.status(format_args!(
+            "Using the project at `{}` ({why})",
+            self.path.display()
+        ));
+    }
+}
+
+/// The agent dirs that mark a project root: the hidden ones. `skills/`, `data/skills/` and
+/// `agent/skills/` of a few agents are common folder names in any source tree (this
+/// repository's own skills are in `skills/`), so a folder holding one is no project by itself.
+fn marker_dirs() -> Vec<&'static str> {
+    agents::project_dirs()
+        .into_iter()
+        .filter(|dir| dir.starts_with('.'))
+        .collect()
+}
+
+/// The project root of `cwd`: the nearest folder at or above it with a `skills-lock.json` or a
+/// hidden agent dir, not climbing above a repository root (the folder with `.git`) or into
+/// `home` (the user's scope); with none, the repository root, else `cwd`.
+pub fn find_root(cwd: &Path, home: Option<&Path>) -> (PathBuf, Found) {
+    let markers = marker_dirs();
+    for dir in cwd.ancestors() {
+        if dir != cwd && home.is_some_and(|home| dir == home) {
+            break;
+        }
+        if dir.join(PROJECT_LOCK).is_file() {
+            return (dir.to_path_buf(), Found::Lock);
+        }
+        if let Some(marker) = markers.iter().find(|m| dir.join(m).is_dir()) {
+            return (dir.to_path_buf(), Found::AgentDir(marker));
+        }
+        if dir.join(".git").exists() {
+            return (dir.to_path_buf(), Found::Repository);
+        }
+    }
+    (cwd.to_path_buf(), Found::WorkingDir)
+}
+
 /// `path` as the user sees it: relative to the project, `~/…` in the user's scope, else whole.
 pub fn shown(path: &std::path::Path, scope: &Scope) -> String {
     let base = if scope.global {
@@ -119,21 +216,39 @@ pub fn shown(path: &std::path::Path, scope: &Scope) -> String {
 }
 
 impl Scope {
+    /// The scope, its project found from the working directory without a word.
     pub fn new(global: bool) -> Result<Scope, ProjectError> {
-        let project = current_dir()?;
+        Scope::at(global, &ProjectRoot::locate()?)
+    }
+
+    /// The same, saying on stderr which project root is used when it is not the working
+    /// directory.
+    pub fn open(global: bool, printer: &Printer) -> Result<Scope, ProjectError> {
+        let root = ProjectRoot::locate()?;
         if !global {
+            root.announce(printer);
+        }
+        Scope::at(global, &root)
+    }
+
+    fn at(global: bool, root: &ProjectRoot) -> Result<Scope, ProjectError> {
+        let cwd = root.cwd.clone();
+        if !global {
+            let project = root.path.clone();
             return Ok(Scope {
                 global,
                 lock_path: project.join(PROJECT_LOCK),
                 canonical: project.join(CANONICAL_DIR),
                 project,
+                cwd,
             });
         }
         let lock_path = crate::lock::global_lock_path().ok_or(ProjectError::NoHome)?;
         let canonical = agents::expand("~/.agents/skills").ok_or(ProjectError::NoHome)?;
         Ok(Scope {
             global,
-            project,
+            project: cwd.clone(),
+            cwd,
             lock_path,
             canonical,
         })
@@ -145,6 +260,17 @@ impl Scope {
         } else {
             LockKind::Project
         }
+    }
+
+    /// An error when this scope has no lockfile (for the commands that check one).
+    pub fn require_lock(&self) -> Result<(), ProjectError> {
+        if self.lock_path.exists() {
+            return Ok(());
+        }
+        Err(ProjectError::NoLock {
+            path: self.lock_path.clone(),
+            global: self.global,
+        })
     }
 
     /// The lock of this scope (empty when there is none yet).
@@ -387,5 +513,53 @@ impl Scope {
         }
         targets.sort_by_key(|t| t.dir != self.canonical);
         targets
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_root_is_the_nearest_marked_folder_below_the_repository_root() {
+        let temp = tempfile::tempdir().unwrap();
+        let base = temp.path();
+        let mkdir = |rel: &str| std::fs::create_dir_all(base.join(rel)).unwrap();
+        mkdir("home/repo/.git");
+        mkdir("home/repo/a/b/c");
+        mkdir("home/repo/pkg/.claude/skills");
+        mkdir("home/repo/pkg/src");
+        mkdir("home/repo/plain/skills");
+        mkdir("home/.claude/skills");
+        mkdir("home/loose/x");
+        std::fs::write(base.join("home/repo/a/skills-lock.json"), "{}").unwrap();
+        let home = base.join("home");
+        let root = |rel: &str| find_root(&base.join(rel), Some(&home));
+        assert_eq!(
+            root("home/repo/a/b/c"),
+            (base.join("home/repo/a"), Found::Lock)
+        );
+        assert_eq!(
+            root("home/repo/pkg/src"),
+            (
+                base.join("home/repo/pkg"),
+                Found::AgentDir(".claude/skills")
+            )
+        );
+        // A plain `skills/` folder is no project; the repository root is.
+        assert_eq!(
+            root("home/repo/plain"),
+            (base.join("home/repo"), Found::Repository)
+        );
+        // Below HOME with no repository: HOME's agent dirs are the user's, not a project.
+        assert_eq!(
+            root("home/loose/x"),
+            (base.join("home/loose/x"), Found::WorkingDir)
+        );
+        // HOME itself, as the working directory, is what it always was.
+        assert_eq!(
+            root("home"),
+            (home.clone(), Found::AgentDir(".claude/skills"))
+        );
     }
 }

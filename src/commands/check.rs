@@ -12,7 +12,9 @@ use crate::project::Scope;
 use crate::upstream::{self, Locked, State, Status, inspect, select};
 
 pub fn run(args: &CheckArgs, printer: &Printer) -> Result<ExitStatus, Error> {
-    let scope = Scope::new(args.global)?;
+    let scope = Scope::open(args.global, printer)?;
+    // A CI step run where no lock is found must not pass for want of anything to check.
+    scope.require_lock()?;
     let lock = scope.read_lock()?;
     let mut locked = Locked::new(&scope, &args.limits, printer.progress());
     let selected = select(&lock, &args.names)?;

@@ -54,9 +54,9 @@ pub fn run(args: &DoctorArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let mut problems = Vec::new();
     let mut scopes = Vec::new();
     if !args.global {
-        scopes.push(Scope::new(false)?);
+        scopes.push(Scope::open(false, printer)?);
     }
-    scopes.push(Scope::new(true)?);
+    scopes.push(Scope::open(true, printer)?);
     for scope in &scopes {
         let label = if scope.global { "user" } else { "project" };
         let mut found = Vec::new();

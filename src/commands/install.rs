@@ -54,7 +54,7 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             "`skills install SOURCE {flag} …` (the same as `skills add`)"
         )));
     }
-    let scope = Scope::new(args.options.global)?;
+    let scope = Scope::open(args.options.global, printer)?;
     let mut locked = Locked::new(&scope, &args.options.limits, printer.progress());
     let _guard = install::take_turn(&scope, printer)?;
     let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())?.ok_or_else(|| {

@@ -27,7 +27,15 @@ pub fn run(args: &LintArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             return Ok(ExitStatus::Success);
         }
     }
-    let index = super::build_index(&index_args, crate::skill::Load::Full, printer)?;
+    let mut index = super::build_index(&index_args, crate::skill::Load::Full, printer)?;
+    if !index_args.global {
+        // Copies of one locked skill for several agents (`add --copy`) are one skill, linted
+        // once, whichever paths were given; a lock that cannot be read folds nothing (`install`
+        // and `doctor` say why).
+        if let Ok(lock) = crate::project::Scope::new(false).and_then(|scope| scope.read_lock()) {
+            crate::drift::fold_locked_copies(&mut index, &lock);
+        }
+    }
     if index.entries.is_empty() && index.problems.is_empty() {
         if args.index.paths.is_empty() {
             printer.warn("no skills found in the project's or the user's agent dirs");

@@ -47,14 +47,18 @@ pub fn run(args: &ListArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             return Err(crate::project::ProjectError::unknown_agent(id).into());
         }
     }
-    let scope = Scope::new(args.global)?;
+    let scope = Scope::open(args.global, printer)?;
     let cwd = scope.project.clone();
-    let index = SkillIndex::build_with(
+    let mut index = SkillIndex::build_with(
         scope.roots(),
         &NameFilter::default(),
         crate::skill::Load::Frontmatter,
     )?;
     let lock = Some(scope.read_lock()?);
+    // Copies of one locked skill for several agents (`add --copy`) are one skill.
+    if let Some(lock) = &lock {
+        crate::drift::fold_locked_copies(&mut index, lock);
+    }
     let mut items: Vec<Item> = Vec::new();
     for entry in &index.entries {
         // As the reference: a SKILL.md without a name and a description is not a skill.

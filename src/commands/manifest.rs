@@ -28,7 +28,11 @@ use crate::skill::files::{self, ManifestFile};
 use crate::skill::inventory::Inventory;
 
 pub fn run(args: &ManifestArgs, printer: &Printer) -> Result<ExitStatus, Error> {
-    let scope = Scope::new(args.global)?;
+    let scope = Scope::open(args.global, printer)?;
+    if args.check {
+        // Nothing to compare with is not a match.
+        scope.require_lock()?;
+    }
     let _guard = if args.check {
         None
     } else {

@@ -49,12 +49,23 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
 
 pub use crate::project::current_dir;
 
+/// The project whose agent dirs are the default roots: found from the working directory (and
+/// said, when it is another folder) unless paths are given or only the user's dirs are searched.
+pub fn project_of(args: &IndexArgs, printer: &Printer) -> Result<std::path::PathBuf, Error> {
+    if !args.paths.is_empty() || args.global {
+        return Ok(current_dir()?);
+    }
+    let root = crate::project::ProjectRoot::locate()?;
+    root.announce(printer);
+    Ok(root.path)
+}
+
 /// Builds the index the command line asks for, and says on stderr what was shadowed or could not
 /// be searched.
 pub fn build_index(args: &IndexArgs, load: Load, printer: &Printer) -> Result<SkillIndex, Error> {
-    let cwd = current_dir()?;
     let filter = NameFilter::new(&args.include, &args.exclude)?;
-    let roots = SkillIndex::roots(&args.paths, args.global, &cwd)?;
+    let project = project_of(args, printer)?;
+    let roots = SkillIndex::roots(&args.paths, args.global, &project)?;
     printer.debug(format_args!(
         "searching {}",
         roots

@@ -28,7 +28,7 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let all = args.all || (args.format == PromptFormat::SkillsRef && args.template.is_none());
     let options = CatalogOptions { uri: args.uri, all };
 
-    let (entries, skipped) = prompt::catalog(&index, options);
+    let (mut entries, skipped) = prompt::catalog(&index, options);
     for skip in &skipped {
         printer.warn(format_args!(
             "left out `{}`: {}",
@@ -48,17 +48,41 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         ))
         .with_hint("`skills lint` shows what is wrong with each"));
     }
+    // A file that is written is usually committed: inside the project, locations are relative
+    // to its folder, so that they hold on every clone.
+    let target = match &args.write {
+        Some(file) => {
+            let cwd = super::current_dir()?;
+            let root = crate::project::ProjectRoot::locate()?.path;
+            let file = crate::source::grammar::normalize(&cwd.join(file));
+            Some((cwd, root, file))
+        }
+        None => None,
+    };
+    let relative = |location: &mut String| {
+        if let Some((_, root, file)) = target.as_ref().filter(|_| !args.uri)
+            && let Some(relative) = write::relative_location(location, file, root)
+        {
+            *location = relative;
+        }
+    };
+    for entry in &mut entries {
+        relative(&mut entry.location);
+    }
     let shared = shared(args)?;
     let text = if args.skill.is_empty() {
         catalog_text(args, &entries, &shared)?
     } else {
-        let activations = activations(&index, &args.skill, options)?;
+        let mut activations = activations(&index, &args.skill, options)?;
+        for (entry, activation) in &mut activations {
+            relative(&mut entry.location);
+            relative(&mut activation.directory);
+        }
         activation_text(args, &entries, &activations, &shared)?
     };
-    match &args.write {
-        None => printer.data(&text)?,
-        Some(file) => {
-            let outcome = write::write(file, &super::current_dir()?, &text)?;
+    match (&args.write, &target) {
+        (Some(file), Some((cwd, root, _))) => {
+            let outcome = write::write(file, cwd, root, &text)?;
             let file = file.display();
             match outcome {
                 Outcome::Created => printer.status(format_args!(
@@ -72,6 +96,7 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
                 Outcome::Unchanged => printer.status(format_args!("`{file}` is up to date")),
             }
         }
+        _ => printer.data(&text)?,
     }
     Ok(ExitStatus::Success)
 }

@@ -53,7 +53,7 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             "`skills remove NAME…`, `skills remove owner/repo`, or `skills remove --all`",
         ));
     }
-    let scope = Scope::new(args.global)?;
+    let scope = Scope::open(args.global, printer)?;
     let _guard = crate::install::take_turn(&scope, printer)?;
     let lock_existed = scope.lock_path.exists();
     let mut lock = scope.read_lock()?;

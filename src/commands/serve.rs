@@ -27,7 +27,7 @@ pub fn run(args: &ServeArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     let roots = if paths.is_empty() {
         Roots::Default {
-            project: cwd,
+            project: super::project_of(&args.index, printer)?,
             global_only: args.index.global,
         }
     } else {

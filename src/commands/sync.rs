@@ -74,7 +74,7 @@ impl Filter {
 }
 
 pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
-    let scope = Scope::new(false)?;
+    let scope = Scope::open(false, printer)?;
     if npm::read_package_json(&scope.project).is_none() {
         printer.status("Nothing to sync: no `package.json` here");
         return Ok(ExitStatus::Success);

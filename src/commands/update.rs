@@ -27,7 +27,7 @@ struct Updated {
 }
 
 pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
-    let scopes = scopes(args)?;
+    let scopes = scopes(args, printer)?;
     let mut updated: Vec<Updated> = Vec::new();
     let mut failures: Failures = Vec::new();
     let mut unknown: Vec<String> = args.names.clone();
@@ -71,24 +71,24 @@ pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
 
 /// The scopes to update: `-p` the project's, `-g` the user's, both with both; without either,
 /// the project's when it has skills, else the user's (the reference's non-interactive choice).
-fn scopes(args: &UpdateArgs) -> Result<Vec<Scope>, Error> {
+fn scopes(args: &UpdateArgs, printer: &Printer) -> Result<Vec<Scope>, Error> {
     let (project, global) = match (args.project, args.global) {
         (false, false) => {
             let here = Scope::new(false)?;
             return Ok(vec![if has_project_skills(&here) {
-                here
+                Scope::open(false, printer)?
             } else {
-                Scope::new(true)?
+                Scope::open(true, printer)?
             }]);
         }
         other => other,
     };
     let mut scopes = Vec::new();
     if project {
-        scopes.push(Scope::new(false)?);
+        scopes.push(Scope::open(false, printer)?);
     }
     if global {
-        scopes.push(Scope::new(true)?);
+        scopes.push(Scope::open(true, printer)?);
     }
     Ok(scopes)
 }

@@ -43,7 +43,7 @@ struct JsonUse<'a> {
 
 pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let command = args.agent.as_deref().map(agent_command).transpose()?;
-    let scope = Scope::new(false)?;
+    let scope = Scope::open(false, printer)?;
     let Found {
         opened,
         offered,

@@ -105,15 +105,12 @@ pub fn splice(path: &Path, existing: Option<&str>, block: &str) -> Result<String
     }
 }
 
-/// Puts `block` into `path`. A file inside `project` is read and written through a handle on
-/// the project: links on the way (the file itself, a folder above it) are followed only while
-/// they stay inside, else refused. A file outside the project is where the user said.
-pub fn write(path: &Path, project: &Path, block: &str) -> Result<Outcome, WriteError> {
-    let absolute = crate::source::grammar::normalize(&if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        project.join(path)
-    });
+/// Puts `block` into `path` (relative to `cwd`, as typed). A file inside `project` is read and
+/// written through a handle on the project: links on the way (the file itself, a folder above
+/// it) are followed only while they stay inside, else refused. A file outside the project is
+/// where the user said.
+pub fn write(path: &Path, cwd: &Path, project: &Path, block: &str) -> Result<Outcome, WriteError> {
+    let absolute = crate::source::grammar::normalize(&cwd.join(path));
     match absolute.strip_prefix(project) {
         Ok(rel) if !rel.as_os_str().is_empty() => write_inside(path, project, rel, block),
         _ => write_outside(path, block),
@@ -318,9 +315,61 @@ fn finish(
     })
 }
 
+/// `location` (of a skill file or folder) relative to the folder of `file` (an absolute path,
+/// normalized) when both are inside `project`: a written file is usually committed, and an
+/// absolute path holds on one machine only. `None` for the rest: skills outside the project (the
+/// user's) keep their absolute paths, which no relative path could name on another machine
+/// either.
+pub fn relative_location(location: &str, file: &Path, project: &Path) -> Option<String> {
+    let dir = file.parent().filter(|dir| dir.starts_with(project))?;
+    let location = Path::new(location);
+    if !location.is_absolute() || !location.starts_with(project) {
+        return None;
+    }
+    relative_to(dir, location).map(|relative| {
+        if relative.is_empty() {
+            ".".to_owned()
+        } else {
+            relative
+        }
+    })
+}
+
+/// `path` relative to `dir` (both absolute and normalized), `/`-separated: `../x/y` and the like.
+pub fn relative_to(dir: &Path, path: &Path) -> Option<String> {
+    let dir: Vec<_> = dir.components().collect();
+    let path: Vec<_> = path.components().collect();
+    let common = dir.iter().zip(&path).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return None;
+    }
+    let mut parts: Vec<String> = vec!["..".to_owned(); dir.len() - common];
+    for component in &path[common..] {
+        match component {
+            std::path::Component::Normal(name) => parts.push(name.to_str()?.to_owned()),
+            _ => return None,
+        }
+    }
+    Some(parts.join("/"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn locations_relative_to_the_written_file() {
+        let rel = |dir: &str, path: &str| relative_to(Path::new(dir), Path::new(path));
+        assert_eq!(
+            rel("/p", "/p/.claude/skills/pdf/SKILL.md").as_deref(),
+            Some(".claude/skills/pdf/SKILL.md")
+        );
+        assert_eq!(
+            rel("/p/docs", "/p/.agents/skills/pdf/SKILL.md").as_deref(),
+            Some("../.agents/skills/pdf/SKILL.md")
+        );
+        assert_eq!(rel("/p/a/b", "/p/x").as_deref(), Some("../../x"));
+    }
 
     #[test]
     fn splices() {

@@ -36,6 +36,17 @@ pub enum Want {
         oid: String,
         fallback: Option<String>,
     },
+    /// A branch or tag of this name if the remote has one, else the one commit whose id starts
+    /// with these 7 to 39 hex digits (the 12-digit ids every command prints).
+    Prefix(String),
+}
+
+/// The shortest commit id prefix taken as one, as git's default abbreviation.
+pub const MIN_PREFIX: usize = 7;
+
+/// Whether `text` may be an abbreviated commit id: 7 to 39 hex digits.
+pub fn is_commit_prefix(text: &str) -> bool {
+    (MIN_PREFIX..40).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 impl Want {
@@ -47,6 +58,7 @@ impl Want {
                 oid: r.to_ascii_lowercase(),
                 fallback: None,
             },
+            Some(r) if is_commit_prefix(r) => Want::Prefix(r.to_owned()),
             Some(r) => Want::Ref(r.to_owned()),
             None => Want::Head,
         }
@@ -55,6 +67,10 @@ impl Want {
     /// What `entry` pins: its commit (its ref the fallback), else what its ref names.
     pub fn locked(entry: &LockEntry) -> Want {
         match &entry.commit {
+            // A ref that is a commit id prefix names no branch to fall back on.
+            Some(commit) if entry.git_ref.as_deref().is_some_and(is_commit_prefix) => {
+                Want::exactly(commit, None)
+            }
             Some(commit) => Want::exactly(commit, entry.git_ref.clone()),
             None => Want::of_ref(entry.git_ref.as_deref()),
         }
@@ -101,6 +117,8 @@ pub enum FetchError {
         wanted: String,
         known: Vec<String>,
     },
+    #[error("`{prefix}` is the start of more than one object id in `{url}`")]
+    AmbiguousPrefix { url: String, prefix: String },
     #[error("`{url}` no longer has commit `{oid}` (history rewritten?)")]
     MissingCommit { url: String, oid: String },
     #[error(
@@ -141,6 +159,12 @@ impl Hint for FetchError {
             FetchError::NotFound { .. } => {
                 Some("check `owner/repo` (a private repository also needs GITHUB_TOKEN)".into())
             }
+            FetchError::AmbiguousPrefix { .. } => {
+                Some("give more digits of the commit id (all 40 always work)".into())
+            }
+            FetchError::UnknownRef { wanted, .. } if is_commit_prefix(wanted) => Some(format!(
+                "no branch, tag or commit of any branch or tag starts with `{wanted}`; a commit id prefix needs at least {MIN_PREFIX} hex digits"
+            )),
             FetchError::UnknownRef { known, .. } if !known.is_empty() => Some(format!(
                 "the remote has {}{}",
                 known
@@ -464,13 +488,108 @@ pub fn resolve(
         }
         Want::Commit { oid, .. } => {
             let oid = Oid::from_str(oid).map_err(|_| unknown(oid))?;
-            let name = refs
+            Ok((ref_of(refs, oid), oid))
+        }
+        Want::Prefix(prefix) => {
+            // A branch or tag that happens to look like a commit id is that branch or tag.
+            if let Ok(found) = resolve(url, refs, &Want::Ref(prefix.clone())) {
+                return Ok(found);
+            }
+            let lower = prefix.to_ascii_lowercase();
+            let mut tips: Vec<Oid> = refs
                 .iter()
-                .find(|r| r.oid == oid && r.name.starts_with("refs/"))
-                .map(|r| r.name.clone());
-            Ok((name, oid))
+                .filter(|r| r.oid.to_string().starts_with(&lower))
+                .map(|r| r.oid)
+                .collect();
+            tips.sort();
+            tips.dedup();
+            match tips.as_slice() {
+                [oid] => Ok((ref_of(refs, *oid), *oid)),
+                _ => Err(unknown(prefix)),
+            }
         }
     }
+}
+
+/// The full name of a ref among `refs` that points at `oid`.
+fn ref_of(refs: &[RemoteRef], oid: Oid) -> Option<String> {
+    refs.iter()
+        .find(|r| r.oid == oid && r.name.starts_with("refs/"))
+        .map(|r| r.name.clone())
+}
+
+/// Like [`resolve`], and a commit id prefix that no advertised tip starts with is looked up in
+/// the repository: the cache (or the local repository) first, then after fetching every branch
+/// and tag of the remote in full, since a server advertises refs, never the commits below them.
+pub fn resolve_fetching(
+    url: &str,
+    refs: &[RemoteRef],
+    wanted: &Want,
+    settings: &GitSettings,
+) -> Result<(Option<String>, Oid), FetchError> {
+    let resolved = resolve(url, refs, wanted);
+    let Want::Prefix(prefix) = wanted else {
+        return resolved;
+    };
+    if resolved.is_ok() {
+        return resolved;
+    }
+    let oid = if let Some(path) = local_path(url) {
+        let repo = Repository::open(&path).map_err(|e| classify(url, e))?;
+        lookup_prefix(&repo, url, prefix, refs)?
+    } else {
+        let repo = open_cache(settings, url)?;
+        let _lock = lock_cache(settings, url)?;
+        match lookup_prefix(&repo, url, prefix, refs) {
+            Err(FetchError::UnknownRef { .. }) => {
+                let refspecs = [
+                    "+refs/heads/*:refs/skills/heads/*",
+                    "+refs/tags/*:refs/skills/tags/*",
+                ];
+                // A cache filled by shallow fetches is deepened: the commit may be below them.
+                let depth = repo.is_shallow().then_some(i32::MAX);
+                fetch_refspecs(&repo, url, &refspecs, depth, settings)?;
+                lookup_prefix(&repo, url, prefix, refs)?
+            }
+            other => other?,
+        }
+    };
+    Ok((ref_of(refs, oid), oid))
+}
+
+/// The one commit of `repo` whose id starts with `prefix`.
+fn lookup_prefix(
+    repo: &Repository,
+    url: &str,
+    prefix: &str,
+    refs: &[RemoteRef],
+) -> Result<Oid, FetchError> {
+    match repo.find_commit_by_prefix(prefix) {
+        Ok(commit) => Ok(commit.id()),
+        Err(err) if err.code() == git2::ErrorCode::Ambiguous => Err(FetchError::AmbiguousPrefix {
+            url: super::redact(url),
+            prefix: prefix.to_owned(),
+        }),
+        Err(_) => Err(FetchError::UnknownRef {
+            url: super::redact(url),
+            wanted: prefix.to_owned(),
+            known: short_names(refs),
+        }),
+    }
+}
+
+/// The lock of the cache repository for `url`, held while it is fetched into.
+fn lock_cache(settings: &GitSettings, url: &str) -> Result<std::fs::File, FetchError> {
+    let lock_path = cache_path(settings, url).with_extension("lock");
+    let lock = std::fs::File::create(&lock_path).map_err(|source| FetchError::Cache {
+        path: lock_path.clone(),
+        source,
+    })?;
+    lock.lock().map_err(|source| FetchError::Cache {
+        path: lock_path.clone(),
+        source,
+    })?;
+    Ok(lock)
 }
 
 fn open_cache(settings: &GitSettings, url: &str) -> Result<Repository, FetchError> {
@@ -511,21 +630,13 @@ pub fn fetch(
         Some(refs) => refs,
         None => ls_remote(url, settings)?,
     };
-    let (ref_name, oid) = resolve(url, &refs, wanted)?;
+    let (ref_name, oid) = resolve_fetching(url, &refs, wanted, settings)?;
     if let Some(path) = local_path(url) {
         let repo = Repository::open(&path).map_err(|e| classify(url, e))?;
         return open_commit(repo, url, oid, ref_name, false);
     }
     let repo = open_cache(settings, url)?;
-    let lock_path = cache_path(settings, url).with_extension("lock");
-    let lock = std::fs::File::create(&lock_path).map_err(|source| FetchError::Cache {
-        path: lock_path.clone(),
-        source,
-    })?;
-    lock.lock().map_err(|source| FetchError::Cache {
-        path: lock_path.clone(),
-        source,
-    })?;
+    let lock = lock_cache(settings, url)?;
     if repo.find_commit(oid).is_ok() {
         return open_commit(repo, url, oid, ref_name, false);
     }
@@ -548,7 +659,10 @@ pub fn fetch(
             _ => Some(refspec.clone()),
         };
         if let Some(fallback) = fallback {
-            let again = fetch_refspec(&repo, url, &fallback, None, settings);
+            // Below the tip of a cache filled by shallow fetches: deepen it, or the commit
+            // stays out of reach.
+            let depth = repo.is_shallow().then_some(i32::MAX);
+            let again = fetch_refspec(&repo, url, &fallback, depth, settings);
             if again.is_err() && first.is_err() {
                 first?;
             }
@@ -573,6 +687,16 @@ fn fetch_refspec(
     depth: Option<i32>,
     settings: &GitSettings,
 ) -> Result<(), FetchError> {
+    fetch_refspecs(repo, url, &[refspec], depth, settings)
+}
+
+fn fetch_refspecs(
+    repo: &Repository,
+    url: &str,
+    refspecs: &[&str],
+    depth: Option<i32>,
+    settings: &GitSettings,
+) -> Result<(), FetchError> {
     let path = repo.path().to_path_buf();
     let bar = settings.progress.then(|| {
         crate::output::progress_bar(
@@ -581,7 +705,8 @@ fn fetch_refspec(
             0,
         )
     });
-    let (owned, refspec) = (url.to_owned(), refspec.to_owned());
+    let owned = url.to_owned();
+    let refspecs: Vec<String> = refspecs.iter().map(|r| (*r).to_owned()).collect();
     let worker_bar = bar.clone();
     let result = watched(url, move |progress| {
         let repo = Repository::open_bare(&path)?;
@@ -593,7 +718,7 @@ fn fetch_refspec(
         if let Some(depth) = depth {
             options.depth(depth);
         }
-        remote.fetch(&[refspec.as_str()], Some(&mut options), None)
+        remote.fetch(&refspecs, Some(&mut options), None)
     });
     if let Some(bar) = &bar {
         bar.finish_and_clear();

@@ -629,7 +629,10 @@ fn github_url(
         [kind @ ("tree" | "blob"), tail @ ..] => path_selector(tail, *kind == "blob", input)?,
         _ => return Err(not_repo()),
     };
-    let url = if enterprise {
+    // github.com and the Enterprise host of `GH_HOST` are fetched from `SKILLS_GITHUB_URL` when
+    // one is set, as `owner/repo` is; a URL on the mirror itself is fetched as typed.
+    let mirrored = enterprise || (env.github_host.is_none() && u.host == "github.com");
+    let url = if mirrored {
         format!("{}/{owner}/{repo}.git", env.github_base)
     } else {
         format!("{}://{}/{owner}/{repo}.git", u.scheme, u.authority)
@@ -1001,6 +1004,38 @@ mod tests {
             (Provider::Github, "o/r")
         );
         assert_eq!(public.public, "https://github.com/o/r.git");
+    }
+
+    #[test]
+    fn github_urls_are_fetched_from_the_mirror_as_owner_repo_is() {
+        let env = SourceEnv {
+            github_base: "git://127.0.0.1:9418".into(),
+            ..env()
+        };
+        let git = |input: &str| match parse(input, &env) {
+            Ok(Source::Git(git)) => git,
+            other => panic!("{input}: {other:?}"),
+        };
+        let shorthand = git("o/r");
+        for input in [
+            "https://github.com/o/r",
+            "https://github.com/o/r.git",
+            "https://GitHub.com/o/r/",
+            "github.com/o/r",
+            "https://github.com/o/r/tree/main/skills/x",
+            "https://github.com/o/r/blob/main/skills/x/SKILL.md",
+        ] {
+            let long = git(input);
+            assert_eq!(long.url, shorthand.url, "{input}");
+            assert_eq!(long.display, "o/r", "{input}");
+            assert_eq!(long.public, "https://github.com/o/r.git", "{input}");
+            assert_eq!(long.provider, Provider::Github, "{input}");
+        }
+        // A URL on the mirror itself is fetched as typed.
+        assert_eq!(
+            git("git://127.0.0.1:9418/o/r").url,
+            "git://127.0.0.1:9418/o/r.git"
+        );
     }
 
     #[test]

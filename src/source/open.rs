@@ -171,7 +171,7 @@ impl Request {
     #[must_use]
     pub fn pinned(&self, commit: &str) -> Request {
         let fallback = match &self.want {
-            Want::Head => None,
+            Want::Head | Want::Prefix(_) => None,
             Want::Ref(name) => Some(name.clone()),
             Want::Commit { fallback, .. } => fallback.clone(),
         };
@@ -459,7 +459,7 @@ impl Sources {
             return Ok(None);
         };
         let refs = self.refs(url)?;
-        let (_, oid) = git::resolve(url, &refs, &request.want)?;
+        let (_, oid) = git::resolve_fetching(url, &refs, &request.want, &self.settings)?;
         Ok(Some(oid.to_string()))
     }
 

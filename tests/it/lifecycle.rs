@@ -492,11 +492,12 @@ fn global_lock_lifecycle() {
         skills(&context, &remote, &["check", "-g", "--exit-code"]).code,
         1
     );
+    let output = skills(&context, &remote, &["check", "--exit-code"]);
     assert_eq!(
-        skills(&context, &remote, &["check", "--exit-code"]).code,
-        0,
-        "the project lock is another lock"
+        output.code, 2,
+        "the project lock is another lock, and there is none: nothing checked is no pass"
     );
+    assert!(output.stderr.contains("no lockfile"), "{}", output.stderr);
     let output = skills(&context, &remote, &["update", "-g"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
     let global: Value = serde_json::from_slice(&std::fs::read(&lock_path).unwrap()).unwrap();

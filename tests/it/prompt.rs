@@ -340,12 +340,12 @@ fn write_into_a_file() {
       <skill>
         <name>review</name>
         <description>Does review things. Use when the user asks for review.</description>
-        <location>[PROJECT]/.agents/skills/review/SKILL.md</location>
+        <location>.agents/skills/review/SKILL.md</location>
       </skill>
       <skill>
         <name>pdf</name>
         <description>Read &amp; fill PDF forms. Use when the user has a &lt;PDF&gt;.</description>
-        <location>[PROJECT]/.claude/skills/pdf/SKILL.md</location>
+        <location>.claude/skills/pdf/SKILL.md</location>
       </skill>
     </available_skills>
     <!-- skills:end -->

@@ -32,7 +32,7 @@ pub fn install_from(
     args: &AddOptions,
     printer: &Printer,
 ) -> Result<ExitStatus, Error> {
-    let scope = Scope::new(args.global)?;
+    let scope = Scope::open(args.global, printer)?;
     let Found {
         opened,
         offered,
