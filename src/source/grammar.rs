@@ -629,26 +629,17 @@ fn github_url(
         [kind @ ("tree" | "blob"), tail @ ..] => path_selector(tail, *kind == "blob", input)?,
         _ => return Err(not_repo()),
     };
-    // github.com and the Enterprise host of `GH_HOST` are fetched from `SKILLS_GITHUB_URL` when
-    // one is set, as `owner/repo` is; a URL on the mirror itself is fetched as typed.
-    let mirrored = enterprise || (env.github_host.is_none() && u.host == "github.com");
+    // github.com and the Enterprise host of `GH_HOST` are fetched as `owner/repo` is: from
+    // `SKILLS_GITHUB_URL` when one is set, else from `GH_HOST` (a `github.com` URL copied from a
+    // browser names the same repository as `owner/repo` does); a URL on the mirror itself is
+    // fetched as typed.
+    let mirrored = enterprise || u.host == "github.com";
     let url = if mirrored {
         format!("{}/{owner}/{repo}.git", env.github_base)
     } else {
         format!("{}://{}/{owner}/{repo}.git", u.scheme, u.authority)
     };
-    if enterprise || env.github_host.is_none() {
-        return Ok(github_repo(owner, repo, url, selector, env));
-    }
-    // A github.com URL while `GH_HOST` names another host: still github.com.
-    let display = format!("{owner}/{repo}");
-    match git(Provider::Github, url, &display, selector) {
-        Source::Git(source) => Ok(Source::Git(GitSource {
-            public: format!("https://github.com/{owner}/{repo}.git"),
-            ..source
-        })),
-        other => Ok(other),
-    }
+    Ok(github_repo(owner, repo, url, selector, env))
 }
 
 fn gitlab_url(u: &Url, input: &str) -> Result<Source, SourceError> {
@@ -997,13 +988,10 @@ mod tests {
         let tree = git("https://ghe.example.com/o/r/tree/main/skills/x");
         assert_eq!(tree.display, "https://ghe.example.com/o/r.git");
         assert!(matches!(tree.selector, Selector::Path { .. }));
-        // github.com stays github.com.
-        let public = git("https://github.com/o/r");
-        assert_eq!(
-            (public.provider, public.display.as_str()),
-            (Provider::Github, "o/r")
-        );
-        assert_eq!(public.public, "https://github.com/o/r.git");
+        // A github.com URL is `o/r` written long: it goes where `o/r` goes.
+        let long = git("https://github.com/o/r");
+        assert_eq!(long.url, shorthand.url);
+        assert_eq!(long.display, shorthand.display);
     }
 
     #[test]

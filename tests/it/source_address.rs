@@ -54,6 +54,19 @@ fn github_com_urls_use_the_mirror() {
     assert_eq!(output.code, 2, "{}", output.stderr);
     assert!(output.stderr.contains("127.0.0.1:9"), "{}", output.stderr);
     assert_eq!(remote.daemon.upload_pack_requests_for("acme/flat"), before);
+    // `GH_HOST` (a GitHub Enterprise host) is honoured by the long form as by `owner/repo`.
+    for source in ["https://github.com/acme/flat", "acme/flat"] {
+        let output = run(context
+            .command()
+            .args(["add", source, "--list"])
+            .env("GH_HOST", "127.0.0.1:9"));
+        assert_eq!(output.code, 2, "{}", output.stderr);
+        assert!(
+            output.stderr.contains("https://127.0.0.1:9/acme/flat.git"),
+            "{source}: {}",
+            output.stderr
+        );
+    }
 }
 
 #[test]
