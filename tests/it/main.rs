@@ -5,6 +5,7 @@ mod gitfixture;
 
 mod add;
 mod architecture;
+mod cache;
 mod compat;
 mod doctor;
 mod dropin;
