@@ -23,6 +23,7 @@ mod list;
 mod manifest;
 mod naming;
 mod network;
+mod npx_lock;
 mod pinned;
 mod prompt;
 mod relpath_fuzz;
