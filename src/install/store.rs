@@ -141,8 +141,8 @@ impl Store {
     }
 
     /// The skill whose `computedHash` is `computed_hash` and whose installed files are `files`
-    /// (any, when the lock does not list them), with the folder of its source; every file
-    /// hashed again on the way.
+    /// (when the lock does not list them: whose files hash to `computed_hash`), with the folder
+    /// of its source; every file hashed again on the way.
     pub fn get(&self, computed_hash: &str, files: &Files) -> Result<(String, Payload), Miss> {
         let path = self.manifest_path(computed_hash).ok_or(Miss::Absent)?;
         let bytes = std::fs::read(&path).map_err(|_| Miss::Absent)?;
@@ -175,6 +175,16 @@ impl Store {
         }
         if !files.is_empty() && files.len() != read.len() {
             return Err(Miss::Differs);
+        }
+        // Without `files` in the lock, the files must hash to the locked `computedHash` (a
+        // skill whose source has a `metadata.json` or links is then read from its source).
+        if files.is_empty() {
+            let hashed = crate::lock::computed_hash(
+                read.iter().map(|f| (f.rel.as_str(), f.bytes.as_slice())),
+            );
+            if hashed != computed_hash {
+                return Err(Miss::Differs);
+            }
         }
         let payload = Payload {
             files: read,
@@ -285,5 +295,72 @@ impl Store {
     #[cfg(not(target_os = "linux"))]
     pub fn reflink(&self, _bytes: &[u8], _to: &std::fs::File) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn payload() -> Payload {
+        let files: Vec<PayloadFile> = [("SKILL.md", "x", false), ("scripts/run.sh", "echo", true)]
+            .into_iter()
+            .map(|(rel, text, executable)| PayloadFile {
+                rel: RelPath::file(rel).unwrap(),
+                bytes: text.as_bytes().to_vec(),
+                executable,
+            })
+            .collect();
+        let computed_hash =
+            crate::lock::computed_hash(files.iter().map(|f| (f.rel.as_str(), f.bytes.as_slice())));
+        Payload {
+            files,
+            computed_hash,
+            notes: Vec::new(),
+            store: None,
+        }
+    }
+
+    #[test]
+    fn put_get_verify_and_prune() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store::new(tmp.path());
+        let original = payload();
+        store.put("skills/x", &original).unwrap();
+        let (dir, got) = store.get(&original.computed_hash, &Files::new()).unwrap();
+        assert_eq!(dir, "skills/x");
+        assert_eq!(got.files, original.files);
+        // The lock's `files` must match exactly.
+        let mut other = original.digests();
+        other.insert(RelPath::file("more.md").unwrap(), crate::lock::digest(b"m"));
+        assert_eq!(
+            store.get(&original.computed_hash, &other).unwrap_err(),
+            Miss::Differs
+        );
+        assert_eq!(
+            store.get(&"b".repeat(64), &Files::new()).unwrap_err(),
+            Miss::Absent
+        );
+        // A changed object is refused and removed.
+        let object = store.object_path(&crate::lock::digest(b"echo")).unwrap();
+        std::fs::remove_file(&object).unwrap();
+        std::fs::write(&object, "rm -rf ~").unwrap();
+        assert_eq!(
+            store
+                .get(&original.computed_hash, &original.digests())
+                .unwrap_err(),
+            Miss::Corrupt("scripts/run.sh".into())
+        );
+        assert!(!object.exists());
+        // Used just now: kept; unused for 0 days: everything goes.
+        store.put("skills/x", &original).unwrap();
+        let now = SystemTime::now();
+        let kept = store.prune(Duration::from_secs(3600), now).unwrap();
+        assert_eq!(kept, Pruned::default());
+        let pruned = store
+            .prune(Duration::ZERO, now + Duration::from_secs(1))
+            .unwrap();
+        assert_eq!((pruned.skills, pruned.objects, pruned.bytes), (1, 2, 5));
+        assert!(store.get(&original.computed_hash, &Files::new()).is_err());
     }
 }

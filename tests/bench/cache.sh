@@ -2,7 +2,8 @@
 # Benchmark of restoring a project from the cache: 170 skills from 8 repositories served by a
 # loopback `git daemon`, restored by `skills install --frozen` cold (empty cache) and warm (the
 # shared store filled), online and offline (`--offline`, `SKILLS_GITHUB_URL` unreachable), with
-# every folder already in place, and against `cp -r` of the same folders.
+# every folder already in place, and against `cp -r` of the same folders. Each run starts after
+# `sync`, so that the writeback of the previous run (or of the `rm -rf` before it) is not timed.
 #
 # usage: tests/bench/cache.sh        Needs: git, hyperfine, python3.
 set -euo pipefail
@@ -11,6 +12,7 @@ command -v hyperfine >/dev/null || apt-get install -y hyperfine >/dev/null
 cargo build --release --locked -q
 SKILLS=$PWD/target/release/skills
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/skills-cache-XXXX")
+[ -d /dev/shm ] && [ -w /dev/shm ] && rmdir "$WORK" && WORK=$(mktemp -d /dev/shm/skills-cache-XXXX)
 trap 'kill $DAEMON 2>/dev/null || true; rm -rf "$WORK"' EXIT
 export HOME="$WORK/home" SKILLS_CACHE_DIR="$WORK/cache" GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 mkdir -p "$HOME" "$WORK/repos/acme" "$WORK/project"
@@ -45,18 +47,18 @@ echo "project: $(ls .claude/skills | wc -l) skills, $(find .claude/skills -type 
 
 hyperfine --warmup 1 --runs 10 --export-markdown "$WORK/cache.md" \
     -n "install --frozen, cold cache, online" \
-    --prepare "rm -rf '$P/.claude' '$SKILLS_CACHE_DIR'" \
+    --prepare "rm -rf '$P/.claude' '$SKILLS_CACHE_DIR'; sync" \
     "SKILLS_GITHUB_URL=$ONLINE $SKILLS install --frozen -q" \
     -n "install --frozen, warm cache, online" \
-    --prepare "rm -rf '$P/.claude'" \
+    --prepare "rm -rf '$P/.claude'; sync" \
     "SKILLS_GITHUB_URL=$ONLINE $SKILLS install --frozen -q" \
     -n "install --frozen --offline, warm cache, network down" \
-    --prepare "rm -rf '$P/.claude'" \
+    --prepare "rm -rf '$P/.claude'; sync" \
     "SKILLS_GITHUB_URL=$DOWN $SKILLS install --frozen --offline -q" \
     -n "install --frozen, every folder in place, network down" \
-    --prepare "true" \
+    --prepare "sync" \
     "SKILLS_GITHUB_URL=$DOWN $SKILLS install --frozen -q" \
     -n "cp -r of the same folders" \
-    --prepare "rm -rf '$WORK/copy'; mkdir -p '$WORK/copy'" \
+    --prepare "rm -rf '$WORK/copy'; mkdir -p '$WORK/copy'; sync" \
     "cp -r '$P/.claude' '$WORK/copy/'"
 cat "$WORK/cache.md"
