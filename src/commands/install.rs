@@ -261,9 +261,25 @@ fn restore(
             if let crate::install::store::Miss::Corrupt(_) = miss {
                 printer.warn(format_args!("`{name}`: {miss}; reading its source again"));
             }
-            let (dir, payload, opened) = from_source(name, entry, locked)?;
-            let _ = store.put(dir.as_str(), &payload);
-            (dir.to_string(), payload, Some(opened))
+            match from_source(name, entry, locked) {
+                Ok((dir, payload, opened)) => {
+                    let _ = store.put(dir.as_str(), &payload);
+                    (dir.to_string(), payload, Some(opened))
+                }
+                // The network is down and the lock lacks what only the source has (a commit):
+                // the cache still restores the skill; the lock is filled in another time.
+                Err(err) if is_network(&err) => {
+                    let Ok((dir, payload)) = store.get(&entry.computed_hash, &entry.files) else {
+                        return Err(err);
+                    };
+                    printer.warn(format_args!(
+                        "`{name}`: {}; restored from the cache",
+                        one_line(&err)
+                    ));
+                    (dir, payload, None)
+                }
+                Err(err) => return Err(err),
+            }
         }
     };
     let layout = layout?;
@@ -345,6 +361,16 @@ fn from_source(
         return Err(RestoreError::Files(diff.summary()));
     }
     Ok((dir, payload, opened))
+}
+
+/// Whether `err` says the network (or the server) could not be reached.
+fn is_network(err: &RestoreError) -> bool {
+    use crate::source::git::FetchError;
+    matches!(
+        err,
+        RestoreError::Open(crate::source::open::OpenError::Fetch(fetch))
+            if matches!(**fetch, FetchError::Unreachable { .. } | FetchError::Stalled { .. })
+    )
 }
 
 /// Whether the lock records everything `install` would fill in for `entry` (so that leaving it

@@ -300,3 +300,39 @@ fn cache_dir_clean_and_prune() {
     let output = run(context.command().args(["cache", "clean"]));
     assert_eq!(output.code, 0, "{}", output.stderr);
 }
+
+#[test]
+fn a_reference_entry_is_restored_from_the_cache_when_the_network_is_down() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    project_with_flat(&context, &remote);
+    // As `npx skills` writes it: no commit, files, agents or mode.
+    let mut lock = crate::add::lock(&context);
+    for entry in lock["skills"].as_object_mut().unwrap().values_mut() {
+        let entry = entry.as_object_mut().unwrap();
+        for field in ["commit", "files", "agents", "mode"] {
+            entry.remove(field);
+        }
+    }
+    crate::common::write(
+        &context.project.join("skills-lock.json"),
+        serde_json::to_string_pretty(&lock).unwrap(),
+    );
+    let github = remote.daemon.base_url.clone();
+    drop(remote);
+    std::fs::remove_dir_all(context.project.join(".claude")).unwrap();
+    let output = skills_at(&context, &github, &["install"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert_eq!(
+        output.stderr.matches("; restored from the cache").count(),
+        3,
+        "one line per skill: {}",
+        output.stderr
+    );
+    assert!(
+        context
+            .project
+            .join(".agents/skills/csv-tools/SKILL.md")
+            .is_file()
+    );
+}
