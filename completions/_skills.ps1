@@ -55,6 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a new skill that passes `skills lint --strict`')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)')
+            [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Show, clean or prune the cache shared by every project (git clones and the file store)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -322,6 +323,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Restore from this machine only (the shared cache), never the network; name what cannot be restored (also `SKILLS_OFFLINE=1`)')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s')
             [CompletionResult]::new('--copy', '--copy', [CompletionResultType]::ParameterName, 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks')
@@ -361,6 +363,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Restore from this machine only (the shared cache), never the network; name what cannot be restored (also `SKILLS_OFFLINE=1`)')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s')
             [CompletionResult]::new('--copy', '--copy', [CompletionResultType]::ParameterName, 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks')
@@ -632,6 +635,82 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'skills;cache' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the path of the cache')
+            [CompletionResult]::new('clean', 'clean', [CompletionResultType]::ParameterValue, 'Remove the cached repositories and the store (everything is fetched again when needed)')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove what was not used for some days: cached repositories, stored skills, and the files no remaining stored skill uses')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skills;cache;dir' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'skills;cache;clean' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'skills;cache;prune' {
+            [CompletionResult]::new('--days', '--days', [CompletionResultType]::ParameterName, 'Keep what was used within this many days')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more about what is done (repeat for more)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'Never draw progress bars')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'skills;cache;help' {
+            [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the path of the cache')
+            [CompletionResult]::new('clean', 'clean', [CompletionResultType]::ParameterValue, 'Remove the cached repositories and the store (everything is fetched again when needed)')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove what was not used for some days: cached repositories, stored skills, and the files no remaining stored skill uses')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'skills;cache;help;dir' {
+            break
+        }
+        'skills;cache;help;clean' {
+            break
+        }
+        'skills;cache;help;prune' {
+            break
+        }
+        'skills;cache;help;help' {
+            break
+        }
         'skills;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color (`NO_COLOR` is honoured)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
@@ -661,6 +740,7 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a new skill that passes `skills lint --strict`')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)')
+            [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Show, clean or prune the cache shared by every project (git clones and the file store)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -708,6 +788,21 @@ Register-ArgumentCompleter -Native -CommandName 'skills' -ScriptBlock {
             break
         }
         'skills;help;serve' {
+            break
+        }
+        'skills;help;cache' {
+            [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the path of the cache')
+            [CompletionResult]::new('clean', 'clean', [CompletionResultType]::ParameterValue, 'Remove the cached repositories and the store (everything is fetched again when needed)')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove what was not used for some days: cached repositories, stored skills, and the files no remaining stored skill uses')
+            break
+        }
+        'skills;help;cache;dir' {
+            break
+        }
+        'skills;help;cache;clean' {
+            break
+        }
+        'skills;help;cache;prune' {
             break
         }
         'skills;help;completions' {

@@ -22,6 +22,9 @@ _skills() {
             skills,add)
                 cmd="skills__subcmd__add"
                 ;;
+            skills,cache)
+                cmd="skills__subcmd__cache"
+                ;;
             skills,check)
                 cmd="skills__subcmd__check"
                 ;;
@@ -94,8 +97,35 @@ _skills() {
             skills,use)
                 cmd="skills__subcmd__use"
                 ;;
+            skills__subcmd__cache,clean)
+                cmd="skills__subcmd__cache__subcmd__clean"
+                ;;
+            skills__subcmd__cache,dir)
+                cmd="skills__subcmd__cache__subcmd__dir"
+                ;;
+            skills__subcmd__cache,help)
+                cmd="skills__subcmd__cache__subcmd__help"
+                ;;
+            skills__subcmd__cache,prune)
+                cmd="skills__subcmd__cache__subcmd__prune"
+                ;;
+            skills__subcmd__cache__subcmd__help,clean)
+                cmd="skills__subcmd__cache__subcmd__help__subcmd__clean"
+                ;;
+            skills__subcmd__cache__subcmd__help,dir)
+                cmd="skills__subcmd__cache__subcmd__help__subcmd__dir"
+                ;;
+            skills__subcmd__cache__subcmd__help,help)
+                cmd="skills__subcmd__cache__subcmd__help__subcmd__help"
+                ;;
+            skills__subcmd__cache__subcmd__help,prune)
+                cmd="skills__subcmd__cache__subcmd__help__subcmd__prune"
+                ;;
             skills__subcmd__help,add)
                 cmd="skills__subcmd__help__subcmd__add"
+                ;;
+            skills__subcmd__help,cache)
+                cmd="skills__subcmd__help__subcmd__cache"
                 ;;
             skills__subcmd__help,check)
                 cmd="skills__subcmd__help__subcmd__check"
@@ -145,6 +175,15 @@ _skills() {
             skills__subcmd__help,use)
                 cmd="skills__subcmd__help__subcmd__use"
                 ;;
+            skills__subcmd__help__subcmd__cache,clean)
+                cmd="skills__subcmd__help__subcmd__cache__subcmd__clean"
+                ;;
+            skills__subcmd__help__subcmd__cache,dir)
+                cmd="skills__subcmd__help__subcmd__cache__subcmd__dir"
+                ;;
+            skills__subcmd__help__subcmd__cache,prune)
+                cmd="skills__subcmd__help__subcmd__cache__subcmd__prune"
+                ;;
             *)
                 ;;
         esac
@@ -152,7 +191,7 @@ _skills() {
 
     case "${cmd}" in
         skills)
-            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version add a remove rm r list ls find search f s install i check update upgrade use sync manifest doctor lint init prompt serve completions help"
+            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version add a remove rm r list ls find search f s install i check update upgrade use sync manifest doctor lint init prompt serve cache completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -221,6 +260,152 @@ _skills() {
                     return 0
                     ;;
                 --allow)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__cache)
+            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version dir clean prune help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__cache__subcmd__clean)
+            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__cache__subcmd__dir)
+            opts="-q -v -h -V --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__cache__subcmd__help)
+            opts="dir clean prune help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__cache__subcmd__help__subcmd__clean)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__cache__subcmd__help__subcmd__dir)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__cache__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__cache__subcmd__help__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__cache__subcmd__prune)
+            opts="-q -v -h -V --days --quiet --verbose --color --no-progress --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --days)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -336,7 +521,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__help)
-            opts="add remove list find install check update use sync manifest doctor lint init prompt serve completions help"
+            opts="add remove list find install check update use sync manifest doctor lint init prompt serve cache completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -352,6 +537,62 @@ _skills() {
         skills__subcmd__help__subcmd__add)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__cache)
+            opts="dir clean prune"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__cache__subcmd__clean)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__cache__subcmd__dir)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skills__subcmd__help__subcmd__cache__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -606,7 +847,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__install)
-            opts="-s -a -g -y -l -q -v -h -V --frozen --skill --agent --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
+            opts="-s -a -g -y -l -q -v -h -V --frozen --offline --skill --agent --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

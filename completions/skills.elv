@@ -52,6 +52,7 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand init 'Create a new skill that passes `skills lint --strict`'
             cand prompt 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt'
             cand serve 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
+            cand cache 'Show, clean or prune the cache shared by every project (git clones and the file store)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -307,6 +308,7 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand --allow 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`'
             cand --color 'When to use color (`NO_COLOR` is honoured)'
             cand --frozen 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked'
+            cand --offline 'Restore from this machine only (the shared cache), never the network; name what cannot be restored (also `SKILLS_OFFLINE=1`)'
             cand -g 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s'
             cand --global 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s'
             cand --copy 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks'
@@ -345,6 +347,7 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand --allow 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`'
             cand --color 'When to use color (`NO_COLOR` is honoured)'
             cand --frozen 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked'
+            cand --offline 'Restore from this machine only (the shared cache), never the network; name what cannot be restored (also `SKILLS_OFFLINE=1`)'
             cand -g 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s'
             cand --global 'Work on the user''s skills (`~/.agents/skills`, …) instead of the project''s'
             cand --copy 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks'
@@ -604,6 +607,73 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'skills;cache'= {
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand dir 'Print the path of the cache'
+            cand clean 'Remove the cached repositories and the store (everything is fetched again when needed)'
+            cand prune 'Remove what was not used for some days: cached repositories, stored skills, and the files no remaining stored skill uses'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skills;cache;dir'= {
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;cache;clean'= {
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;cache;prune'= {
+            cand --days 'Keep what was used within this many days'
+            cand --color 'When to use color (`NO_COLOR` is honoured)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more about what is done (repeat for more)'
+            cand --verbose 'Print more about what is done (repeat for more)'
+            cand --no-progress 'Never draw progress bars'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'skills;cache;help'= {
+            cand dir 'Print the path of the cache'
+            cand clean 'Remove the cached repositories and the store (everything is fetched again when needed)'
+            cand prune 'Remove what was not used for some days: cached repositories, stored skills, and the files no remaining stored skill uses'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'skills;cache;help;dir'= {
+        }
+        &'skills;cache;help;clean'= {
+        }
+        &'skills;cache;help;prune'= {
+        }
+        &'skills;cache;help;help'= {
+        }
         &'skills;completions'= {
             cand --color 'When to use color (`NO_COLOR` is honoured)'
             cand -q 'Print only data and errors'
@@ -632,6 +702,7 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand init 'Create a new skill that passes `skills lint --strict`'
             cand prompt 'Print the `<available_skills>` block (or one skill''s activation block) for a system prompt'
             cand serve 'Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)'
+            cand cache 'Show, clean or prune the cache shared by every project (git clones and the file store)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -664,6 +735,17 @@ set edit:completion:arg-completer[skills] = {|@words|
         &'skills;help;prompt'= {
         }
         &'skills;help;serve'= {
+        }
+        &'skills;help;cache'= {
+            cand dir 'Print the path of the cache'
+            cand clean 'Remove the cached repositories and the store (everything is fetched again when needed)'
+            cand prune 'Remove what was not used for some days: cached repositories, stored skills, and the files no remaining stored skill uses'
+        }
+        &'skills;help;cache;dir'= {
+        }
+        &'skills;help;cache;clean'= {
+        }
+        &'skills;help;cache;prune'= {
         }
         &'skills;help;completions'= {
         }

@@ -81,8 +81,34 @@ pub enum Command {
     Prompt(PromptArgs),
     /// Serve skills to MCP clients over stdio (resources, tools, prompts, the Skills extension)
     Serve(ServeArgs),
+    /// Show, clean or prune the cache shared by every project (git clones and the file store)
+    Cache(CacheArgs),
     /// Print a shell completion script
     Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "The cache (`SKILLS_CACHE_DIR`, else the user cache dir + `/skills`) holds the git repositories sources were fetched into and a content-addressed store of every file installed, shared by every project: `skills install` restores from it without the network, and `--offline` from it alone. A CI job that caches this one folder restores a whole project with no network."
+)]
+pub struct CacheArgs {
+    #[command(subcommand)]
+    pub command: CacheCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// Print the path of the cache
+    Dir,
+    /// Remove the cached repositories and the store (everything is fetched again when needed)
+    Clean,
+    /// Remove what was not used for some days: cached repositories, stored skills, and the files
+    /// no remaining stored skill uses
+    Prune {
+        /// Keep what was used within this many days
+        #[arg(long, value_name = "DAYS", default_value_t = 30)]
+        days: u64,
+    },
 }
 
 /// Which skills a command works on: paths, or the project's and user's agent dirs.
@@ -409,6 +435,10 @@ pub struct InstallArgs {
     /// Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked
     #[arg(long, conflicts_with = "source")]
     pub frozen: bool,
+    /// Restore from this machine only (the shared cache), never the network; name what cannot be
+    /// restored (also `SKILLS_OFFLINE=1`)
+    #[arg(long, conflicts_with = "source")]
+    pub offline: bool,
     #[command(flatten)]
     pub options: AddOptions,
 }

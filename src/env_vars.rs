@@ -14,6 +14,9 @@ pub const SKILLS_DIR: &str = "SKILLS_DIR";
 /// Cache directory: fetched git repositories, `serve`'s file digests (default: the user cache
 /// dir + `/skills`).
 pub const SKILLS_CACHE_DIR: &str = "SKILLS_CACHE_DIR";
+/// `1`: `skills install` restores from this machine only (the shared store and the git cache),
+/// as with `--offline`.
+pub const SKILLS_OFFLINE: &str = "SKILLS_OFFLINE";
 /// Set to `1` in `cargo test` to rewrite snapshots of generated files (completions, man pages).
 pub const SKILLS_BLESS: &str = "SKILLS_BLESS";
 /// Disables color, as everywhere (<https://no-color.org>).
@@ -46,4 +49,10 @@ pub fn cache_dir() -> std::path::PathBuf {
         .map(std::path::PathBuf::from)
         .or_else(|| dirs::cache_dir().map(|d| d.join("skills")))
         .unwrap_or_else(|| std::env::temp_dir().join("skills-cache"))
+}
+
+/// Whether `SKILLS_OFFLINE` asks for no network (`1`, `true`, `yes`).
+pub fn offline() -> bool {
+    std::env::var(SKILLS_OFFLINE)
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
 }

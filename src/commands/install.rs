@@ -1,9 +1,15 @@
 //! `skills install [--frozen]`: every skill of the lock restored exactly, like `npm ci`.
 //!
-//! Each entry's source is opened at its locked commit (entries the reference installer wrote have
-//! none: their `ref`), the skill read out of it and checked against `computedHash` and `files`,
-//! then placed for the recorded agents in the recorded mode. What is already in place is left
-//! alone; everything else is written in one transaction. `--frozen` writes nothing at all unless
+//! The disk first: an entry whose folders already hold what the lock says (its `files`, or its
+//! `computedHash` where it lists none) is left alone without opening its source, so a project
+//! that is in place costs no network at all. Then the shared store ([`crate::store`]): a skill
+//! it holds with the locked hash and files is placed from there, every file verified. Only then
+//! is the entry's source opened at its locked commit (a commit the git cache holds costs no
+//! network either; entries the reference installer wrote have none: their `ref`), the skill read
+//! out of it, checked against `computedHash` and `files`, kept in the store, and placed for the
+//! recorded agents in the recorded mode. Everything is written in one transaction.
+//! `--offline` (or `SKILLS_OFFLINE=1`) stops before the network: what this machine cannot
+//! restore is named, per skill. `--frozen` writes nothing at all unless
 //! every entry is reproduced exactly; without it, an entry that cannot be reproduced is reported
 //! and its installed copy kept, and the lock gains what it lacked (commit, files, agents, mode).
 
@@ -19,6 +25,7 @@ use crate::offered::split_source;
 use crate::output::Printer;
 use crate::project::Scope;
 use crate::source::git::Want;
+use crate::source::open::Opened;
 use crate::upstream::{self, Locked};
 
 /// What became of one entry.
@@ -56,6 +63,11 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     let scope = Scope::open(args.options.global, printer)?;
     let mut locked = Locked::new(&scope, &args.options.limits, printer.progress());
+    let offline = args.offline || crate::env_vars::offline();
+    if offline {
+        locked.sources.go_offline();
+    }
+    let store = crate::install::store::Store::from_env();
     let _guard = install::take_turn(&scope, printer)?;
     let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())?.ok_or_else(|| {
         Error::msg(format!("there is no `{}`", scope.lock_path.display()))
@@ -79,6 +91,8 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             gate: &mut gate,
             edited: &mut edited,
             force: args.options.force,
+            frozen: args.frozen,
+            store: &store,
         };
         match restore(name, entry, &mut locked, restoring, printer) {
             Ok((outcome, restored)) => {
@@ -100,7 +114,7 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
 
     if args.frozen && !failures.is_empty() {
         transaction.abort();
-        printer.error(&not_reproduced(&failures, "nothing was written"));
+        printer.error(&not_reproduced(&failures, "nothing was written", offline));
         return Ok(ExitStatus::Failure);
     }
     // `--frozen` never writes the lock: everything in it was just reproduced as it says.
@@ -114,6 +128,7 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         printer.error(&not_reproduced(
             &failures,
             "their installed copies were kept",
+            offline,
         ));
         Ok(ExitStatus::Failure)
     }
@@ -136,11 +151,19 @@ fn add_only_flag(options: &AddOptions) -> Option<&'static str> {
     .find_map(|(given, flag)| given.then_some(flag))
 }
 
-fn not_reproduced(failures: &[(String, RestoreError)], consequence: &str) -> Error {
+fn not_reproduced(failures: &[(String, RestoreError)], consequence: &str, offline: bool) -> Error {
     let list: Vec<String> = failures
         .iter()
         .map(|(name, why)| format!("`{name}`: {}", one_line(why)))
         .collect();
+    if offline {
+        return Error::msg(format!(
+            "offline, {} of the locked skills cannot be restored from this machine ({consequence}):\n  {}",
+            failures.len(),
+            list.join("\n  ")
+        ))
+        .with_hint("run `skills install` once with the network to fill the cache (`skills cache dir` shows where it is)");
+    }
     // The failures' own hints first (a token to set, a limit to raise), each once.
     let mut hints: Vec<String> = Vec::new();
     for hint in failures.iter().filter_map(|(_, why)| why.hint()) {
@@ -184,6 +207,9 @@ struct Restoring<'a> {
     /// Installed copies with local edits, said as [`install::edits`] says them.
     edited: &'a mut Vec<String>,
     force: bool,
+    /// `--frozen`: the lock is not written, so an entry that lacks fields is not filled in.
+    frozen: bool,
+    store: &'a crate::install::store::Store,
 }
 
 /// Reads `entry`'s skill at its locked commit, checks it against the lock, and stages it where it
@@ -201,7 +227,115 @@ fn restore(
         gate,
         edited,
         force,
+        frozen,
+        store,
     } = restoring;
+    // Without `--frozen` the lock gains what it lacks, and only the source has a commit.
+    let complete = frozen || is_complete(entry);
+    let layout = install::layout(locked.scope, name, entry);
+    if let Ok(layout) = &layout
+        && complete
+        && on_disk(entry, layout, transaction)?
+    {
+        printer.debug(format_args!(
+            "`{name}` is in place; its source is not opened"
+        ));
+        return Ok((Outcome::InPlace, entry.clone()));
+    }
+    let stored = if complete && layout.is_ok() {
+        store.get(&entry.computed_hash, &entry.files)
+    } else {
+        Err(crate::install::store::Miss::Absent)
+    };
+    let (dir, payload, opened) = match stored {
+        Ok((dir, payload)) => {
+            printer.debug(format_args!("`{name}` comes from the cache"));
+            let dir = entry
+                .skill_path
+                .as_deref()
+                .and_then(|p| crate::relpath::RelPath::normalize(p).ok())
+                .map_or(dir, |p| p.parent().to_string());
+            (dir, payload, None)
+        }
+        Err(miss) => {
+            if let crate::install::store::Miss::Corrupt(_) = miss {
+                printer.warn(format_args!("`{name}`: {miss}; reading its source again"));
+            }
+            match from_source(name, entry, locked) {
+                Ok((dir, payload, opened)) => {
+                    let _ = store.put(dir.as_str(), &payload);
+                    (dir.to_string(), payload, Some(opened))
+                }
+                // The network is down and the lock lacks what only the source has (a commit):
+                // the cache still restores the skill; the lock is filled in another time.
+                Err(err) if is_network(&err) => {
+                    let Ok((dir, payload)) = store.get(&entry.computed_hash, &entry.files) else {
+                        return Err(err);
+                    };
+                    printer.warn(format_args!(
+                        "`{name}`: {}; restored from the cache",
+                        one_line(&err)
+                    ));
+                    (dir, payload, None)
+                }
+                Err(err) => return Err(err),
+            }
+        }
+    };
+    let layout = layout?;
+    let digests = payload.digests();
+    let allow = gate
+        .check_locked(name, entry, (&dir, &layout.folder), &payload, printer)
+        .ok_or(RestoreError::Refused)?;
+    let mut outcome = Outcome::InPlace;
+    for placement in &layout.placements {
+        if !transaction.in_place(placement, &payload)? {
+            if !force {
+                edited.extend(install::edits(
+                    name,
+                    entry,
+                    std::slice::from_ref(placement),
+                    Some(&digests),
+                    transaction,
+                )?);
+            }
+            transaction.stage(placement, &payload)?;
+            outcome = Outcome::Restored;
+        }
+    }
+    let mut restored = entry.clone();
+    if let Some(opened) = &opened {
+        restored.commit = restored
+            .commit
+            .or_else(|| opened.commit().map(str::to_owned));
+        if restored.digest.is_none() {
+            restored.digest = opened.digest_of(name);
+        }
+    }
+    if restored.files.is_empty() {
+        restored.files = digests;
+    }
+    if restored.agents.is_empty() {
+        restored.agents = layout.agents;
+    }
+    restored.mode = Some(layout.mode);
+    restored.allow = allow;
+    if restored.skill_path.is_none() {
+        restored.skill_path = Some(format!(
+            "{dir}{}{}",
+            if dir.is_empty() { "" } else { "/" },
+            crate::skill::SKILL_MD
+        ));
+    }
+    Ok((outcome, restored))
+}
+
+/// Reads `entry`'s skill out of its source at the locked commit and checks it against the lock.
+fn from_source(
+    name: &str,
+    entry: &LockEntry,
+    locked: &mut Locked,
+) -> Result<(crate::relpath::RelPath, crate::install::Payload, Opened), RestoreError> {
     let request = locked.request(entry, Want::locked(entry))?;
     let opened = locked.sources.open(&request)?;
     let at = opened
@@ -226,45 +360,69 @@ fn restore(
         let diff = FileDiff::between(&entry.files, &digests);
         return Err(RestoreError::Files(diff.summary()));
     }
-    let layout = install::layout(locked.scope, name, entry)?;
-    let allow = gate
-        .check_locked(name, entry, (&dir, &layout.folder), &payload, printer)
-        .ok_or(RestoreError::Refused)?;
-    let mut outcome = Outcome::InPlace;
+    Ok((dir, payload, opened))
+}
+
+/// Whether `err` says the network (or the server) could not be reached.
+fn is_network(err: &RestoreError) -> bool {
+    use crate::source::git::FetchError;
+    matches!(
+        err,
+        RestoreError::Open(crate::source::open::OpenError::Fetch(fetch))
+            if matches!(**fetch, FetchError::Unreachable { .. } | FetchError::Stalled { .. })
+    )
+}
+
+/// Whether the lock records everything `install` would fill in for `entry` (so that leaving it
+/// alone leaves the lock as complete as restoring it would).
+fn is_complete(entry: &LockEntry) -> bool {
+    let has_commits = matches!(
+        entry.source_type(),
+        crate::lock::SourceType::Github
+            | crate::lock::SourceType::Gitlab
+            | crate::lock::SourceType::Git
+    );
+    !entry.files.is_empty()
+        && !entry.agents.is_empty()
+        && entry.mode.is_some()
+        && entry.skill_path.is_some()
+        && (entry.commit.is_some() || !has_commits)
+}
+
+/// Whether every placement of `layout` holds what `entry` records: each copy exactly its
+/// `files` (or, for an entry that lists none, files whose `computedHash` is the locked one),
+/// each link its target. Read through the transaction's handles, as a restore would.
+fn on_disk(
+    entry: &LockEntry,
+    layout: &install::Layout,
+    transaction: &mut Transaction,
+) -> Result<bool, RestoreError> {
     for placement in &layout.placements {
-        if !transaction.in_place(placement, &payload)? {
-            if !force {
-                edited.extend(install::edits(
-                    name,
-                    entry,
-                    std::slice::from_ref(placement),
-                    Some(&digests),
-                    transaction,
-                )?);
+        if placement.link.is_some() {
+            let none = crate::install::Payload {
+                files: Vec::new(),
+                computed_hash: String::new(),
+                notes: Vec::new(),
+                store: None,
+            };
+            if !transaction.in_place(placement, &none)? {
+                return Ok(false);
             }
-            transaction.stage(placement, &payload)?;
-            outcome = Outcome::Restored;
+            continue;
+        }
+        let Some(now) = transaction.installed(&placement.path)? else {
+            return Ok(false);
+        };
+        let matches = if entry.files.is_empty() {
+            now.computed_hash == entry.computed_hash
+        } else {
+            now.digests() == entry.files
+        };
+        if !matches {
+            return Ok(false);
         }
     }
-    let mut restored = entry.clone();
-    restored.commit = restored
-        .commit
-        .or_else(|| opened.commit().map(str::to_owned));
-    if restored.digest.is_none() {
-        restored.digest = opened.digest_of(name);
-    }
-    if restored.files.is_empty() {
-        restored.files = digests;
-    }
-    if restored.agents.is_empty() {
-        restored.agents = layout.agents;
-    }
-    restored.mode = Some(layout.mode);
-    restored.allow = allow;
-    if restored.skill_path.is_none() {
-        restored.skill_path = Some(crate::source::tree::join(&dir, crate::skill::SKILL_MD));
-    }
-    Ok((outcome, restored))
+    Ok(!layout.placements.is_empty())
 }
 
 /// `install --json`: the skills restored, those already in place, and those that failed.

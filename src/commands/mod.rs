@@ -1,6 +1,7 @@
 //! Dispatch: one file per subcommand, each `run(args, &Printer) -> Result<ExitStatus>`.
 
 pub mod add;
+pub mod cache;
 pub mod check;
 pub mod completions;
 pub mod doctor;
@@ -43,6 +44,7 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
         Command::Use(args) => use_skill::run(&args, printer),
         Command::Sync(args) => sync::run(&args, printer),
         Command::Doctor(args) => doctor::run(&args, printer),
+        Command::Cache(args) => cache::run(&args, printer),
         Command::Completions(args) => completions::run(&args, printer),
     }
 }

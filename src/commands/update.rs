@@ -168,6 +168,7 @@ fn update_scope(
                 .stage(placement, &payload)
                 .map_err(|err| install::SkillError::new(&status.name, err))?;
         }
+        let _ = crate::install::store::Store::from_env().put(dir.as_str(), &payload);
         let mut after = entry.clone();
         after.computed_hash.clone_from(&payload.computed_hash);
         after.files = payload.digests();

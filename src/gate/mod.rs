@@ -371,6 +371,7 @@ mod tests {
                 .collect(),
             computed_hash: String::new(),
             notes: Vec::new(),
+            store: None,
         }
     }
 

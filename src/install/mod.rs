@@ -24,6 +24,7 @@ pub mod payload;
 pub mod placement;
 pub mod plan;
 pub mod record;
+pub mod store;
 pub mod transaction;
 pub mod turn;
 

@@ -69,6 +69,9 @@ pub struct Payload {
     pub computed_hash: String,
     /// Things left out, with why (submodules).
     pub notes: Vec<String>,
+    /// The [`crate::install::store::Store`] the payload was read from, if it was: its files are placed by
+    /// reflink from there where the file system can.
+    pub store: Option<crate::install::store::Store>,
 }
 
 impl Payload {
@@ -111,6 +114,7 @@ pub fn collect(
             files: Vec::new(),
             computed_hash: String::new(),
             notes: Vec::new(),
+            store: None,
         },
         hashed: Vec::new(),
         total: 0,

@@ -896,6 +896,8 @@ fn write_payload(
         std::collections::HashSet::new();
     let mut options = cap_std::fs::OpenOptions::new();
     options.write(true).create_new(true);
+    // Reflinks from the store are tried until the file system says it cannot.
+    let mut store = payload.store.as_ref();
     for file in &payload.files {
         let parent = file.rel.parent();
         if !parent.is_root() && !made.contains(&parent) {
@@ -908,7 +910,13 @@ fn write_payload(
             .open_with(file.rel.as_str(), &options)
             .map_err(failed(&file.rel))?
             .into_std();
-        out.write_all(&file.bytes).map_err(failed(&file.rel))?;
+        // From the store: a reflink of the object these very bytes hash to (they were verified
+        // when read), else the copy.
+        let cloned = store.is_some_and(|store| store.reflink(&file.bytes, &out));
+        if !cloned {
+            store = None;
+            out.write_all(&file.bytes).map_err(failed(&file.rel))?;
+        }
         set_mode(&out, file.executable).map_err(failed(&file.rel))?;
     }
     Ok(())
@@ -971,6 +979,7 @@ mod tests {
             }],
             computed_hash: String::new(),
             notes: Vec::new(),
+            store: None,
         }
     }
 

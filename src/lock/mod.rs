@@ -8,7 +8,10 @@
 //! model ([`Lock`]) with errors that name the entry; unknown fields are kept as written, and a
 //! file that cannot be read is refused, never emptied.
 //! The writer is canonical: keys sorted at every level, two-space indent, final newline, no
-//! timestamps in the project lock, rewritten only when the content changed.
+//! timestamps in the project lock, rewritten only when the content changed — except for what
+//! another tool wrote: the top-level key order read and every entry that did not change are
+//! written back as they were ([`model::Written`]), so that a lock shared with `npx skills`
+//! changes only in the entries that changed.
 //!
 //! Split by concern: [`model`] (the validated lock, reading and writing it), [`wire`] (the
 //! on-disk structs, validation into the model, canonical JSON), [`hash`] (`computedHash` and

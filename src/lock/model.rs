@@ -125,6 +125,48 @@ pub struct Lock {
     pub skills: BTreeMap<String, LockEntry>,
     /// Top-level fields we do not know, kept as written.
     pub extra: Map<String, Value>,
+    /// The file as it was read, so that a write changes only the entries that changed.
+    pub written: Written,
+}
+
+/// A lock as it was read: its top-level key order and each entry as written, with what it
+/// validated to. Another tool's entries (`npx skills` writes `source` first, not sorted) are
+/// written back byte for byte while they are what was read; only entries that changed (and new
+/// ones) are written in the canonical form. Provenance, not content: two locks that differ only
+/// in it are equal.
+#[derive(Debug, Clone, Default)]
+pub struct Written {
+    order: Vec<String>,
+    entries: BTreeMap<String, (LockEntry, Value)>,
+}
+
+impl PartialEq for Written {
+    fn eq(&self, _other: &Written) -> bool {
+        true
+    }
+}
+
+impl Written {
+    /// What `value` (the whole file) holds, with `skills` the validated entries.
+    fn of(value: Value, skills: &BTreeMap<String, LockEntry>) -> Written {
+        let Value::Object(mut top) = value else {
+            return Written::default();
+        };
+        let order = top.keys().cloned().collect();
+        let mut entries = BTreeMap::new();
+        if let Some(Value::Object(raw)) = top.remove("skills") {
+            for (name, raw) in raw {
+                if let Some(entry) = skills.get(&name) {
+                    entries.insert(name, (entry.clone(), raw));
+                }
+            }
+        }
+        Written { order, entries }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
 }
 
 impl Lock {
@@ -183,15 +225,54 @@ impl Lock {
             })?;
             skills.insert(name, entry);
         }
+        // Read again as it is written (key order and all), to write it back so.
+        let written = serde_json::from_slice::<Value>(bytes)
+            .map(|value| Written::of(value, &skills))
+            .unwrap_or_default();
         Ok(Lock {
             kind,
             skills,
             extra: wire.extra,
+            written,
         })
     }
 
-    /// The canonical bytes of this lock.
+    /// The bytes of this lock: canonical, except that what another tool wrote is kept as it
+    /// was written while it is unchanged (the top-level key order, and each unchanged entry).
     pub fn to_bytes(&self) -> Vec<u8> {
+        let canonical = self.canonical_bytes();
+        if self.written.is_empty() {
+            return canonical;
+        }
+        let Ok(Value::Object(mut top)) = serde_json::from_slice::<Value>(&canonical) else {
+            return canonical;
+        };
+        if let Some(Value::Object(skills)) = top.get_mut("skills") {
+            for (name, value) in skills.iter_mut() {
+                if let (Some((read, raw)), Some(now)) =
+                    (self.written.entries.get(name), self.skills.get(name))
+                    && read == now
+                {
+                    value.clone_from(raw);
+                }
+            }
+        }
+        let mut ordered = Map::new();
+        for key in &self.written.order {
+            if let Some(value) = top.remove(key) {
+                ordered.insert(key.clone(), value);
+            }
+        }
+        ordered.extend(top);
+        let mut bytes = serde_json::to_vec_pretty(&Value::Object(ordered)).unwrap_or(canonical);
+        if bytes.last() != Some(&b'\n') {
+            bytes.push(b'\n');
+        }
+        bytes
+    }
+
+    /// The canonical bytes of this lock: keys sorted at every level.
+    fn canonical_bytes(&self) -> Vec<u8> {
         let global = self.kind == LockKind::Global;
         let wire = LockWire {
             version: self.kind.version(),
@@ -274,7 +355,7 @@ mod tests {
         let lock = Lock::parse(Path::new("l.json"), REFERENCE.as_bytes()).unwrap();
         assert_eq!(lock.kind, LockKind::Project);
         assert_eq!(lock.skills["alpha"].source_type, Some(SourceType::Git));
-        let bytes = String::from_utf8(lock.to_bytes()).unwrap();
+        let bytes = String::from_utf8(lock.canonical_bytes()).unwrap();
         assert_eq!(
             bytes,
             r#"{
@@ -308,9 +389,42 @@ mod tests {
         plain.skills.get_mut("alpha").unwrap().agents = vec!["claude-code".into()];
         plain.skills.get_mut("alpha").unwrap().installed_at =
             Some("ignored in a project lock".into());
-        let direct = plain.to_bytes();
+        let direct = plain.canonical_bytes();
         let value: Value = serde_json::from_slice(&direct).unwrap();
         assert_eq!(direct, canonical_json(&value));
+    }
+
+    #[test]
+    fn unchanged_entries_are_written_as_read() {
+        // As `npx skills` writes: `version` first, each entry's fields in its own order.
+        let text = "{\n  \"version\": 1,\n  \"skills\": {\n    \"a\": {\n      \"source\": \"o/r\",\n      \"sourceUrl\": \"https://github.com/o/r.git\",\n      \"sourceType\": \"github\",\n      \"skillPath\": \"skills/a/SKILL.md\",\n      \"computedHash\": \"799cb59755eb15ba60969619c8f0334ea22fb555783bc2b7f78c2c869c770c11\",\n      \"via\": {\"z\": 1, \"y\": 2}\n    }\n  }\n}\n";
+        let lock = Lock::parse(Path::new("l.json"), text.as_bytes()).unwrap();
+        let unchanged = String::from_utf8(lock.to_bytes()).unwrap();
+        let reread = Lock::parse(Path::new("l.json"), unchanged.as_bytes()).unwrap();
+        assert_eq!(reread, lock);
+        assert!(unchanged.starts_with("{\n  \"version\": 1,\n  \"skills\": {\n    \"a\": {\n      \"source\": \"o/r\",\n      \"sourceUrl\""), "{unchanged}");
+        assert!(
+            unchanged.contains("\"z\": 1,\n        \"y\": 2"),
+            "{unchanged}"
+        );
+        // A new entry is canonical; the old one stays as it was written.
+        let mut more = lock.clone();
+        let mut added = lock.skills["a"].clone();
+        added.extra.clear();
+        added.commit = Some("1".repeat(40));
+        more.skills.insert("b".into(), added);
+        let both = String::from_utf8(more.to_bytes()).unwrap();
+        let (first, second) = both.split_once("    \"b\": {").unwrap();
+        assert!(
+            unchanged.starts_with(first.trim_end_matches(",\n").trim_end_matches('}')),
+            "{both}"
+        );
+        assert!(second.trim_start().starts_with("\"commit\""), "{both}");
+        // A changed entry is canonical again.
+        let mut changed = lock.clone();
+        changed.skills.get_mut("a").unwrap().commit = Some("2".repeat(40));
+        let bytes = String::from_utf8(changed.to_bytes()).unwrap();
+        assert!(bytes.contains("\"a\": {\n      \"commit\""), "{bytes}");
     }
 
     #[test]
@@ -323,7 +437,7 @@ mod tests {
             lock.skills["x"].allow,
             ["security/encoded-exec", "security/remote-exec"]
         );
-        let bytes = String::from_utf8(lock.to_bytes()).unwrap();
+        let bytes = String::from_utf8(lock.canonical_bytes()).unwrap();
         assert!(
             bytes.contains(
                 "\"allow\": [\n        \"security/encoded-exec\",\n        \"security/remote-exec\"\n      ],\n      \"computedHash\""

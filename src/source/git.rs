@@ -680,6 +680,29 @@ pub fn fetch(
     open_commit(repo, url, oid, ref_name, true)
 }
 
+/// The commit `oid` of `url` from this machine alone, with no network: the repository itself
+/// for a local one, else the cache repository when it holds the commit (its lock file is
+/// touched: the last use `skills doctor` and `skills cache prune` go by). `None`
+/// when neither has it.
+pub fn cached(url: &str, oid: &str, settings: &GitSettings) -> Option<Fetched> {
+    let oid = Oid::from_str(oid).ok()?;
+    if let Some(path) = local_path(url) {
+        let repo = Repository::open(&path).ok()?;
+        return open_commit(repo, url, oid, None, false).ok();
+    }
+    let path = cache_path(settings, url);
+    let repo = Repository::open_bare(&path).ok()?;
+    repo.find_commit(oid).ok()?;
+    if let Ok(lock) = std::fs::File::options()
+        .create(true)
+        .append(true)
+        .open(path.with_extension("lock"))
+    {
+        let _ = lock.set_modified(std::time::SystemTime::now());
+    }
+    open_commit(repo, url, oid, None, false).ok()
+}
+
 fn fetch_refspec(
     repo: &Repository,
     url: &str,

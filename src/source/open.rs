@@ -277,6 +277,9 @@ pub enum OpenError {
     NoSourceUrl(String),
     #[error("its `skillPath` `{0}` leaves the source")]
     SkillPathLeaves(String),
+    /// `--offline`, and the source is not on this machine.
+    #[error("offline, and neither the cache nor this machine has `{0}` at the locked commit")]
+    Offline(String),
     #[error("its local source `{folder}` is outside `{}`, the repository of the lockfile", bound.display())]
     Outside { folder: String, bound: PathBuf },
 }
@@ -328,6 +331,8 @@ pub fn local_source(path: &Path, lock_dir: &Path, global: bool) -> String {
 /// found in the cache) once, each web source is fetched once.
 pub struct Sources {
     settings: GitSettings,
+    /// Open only what this machine has: local folders and commits in the git cache.
+    offline: bool,
     refs: HashMap<String, Result<Rc<[RemoteRef]>, Arc<FetchError>>>,
     trees: HashMap<(String, String), Rc<dyn SourceTree>>,
     web: HashMap<(String, bool), web::Fetched>,
@@ -337,10 +342,17 @@ impl Sources {
     pub fn new(settings: GitSettings) -> Sources {
         Sources {
             settings,
+            offline: false,
             refs: HashMap::new(),
             trees: HashMap::new(),
             web: HashMap::new(),
         }
+    }
+
+    /// From now on, open only what this machine has (`--offline`): folders, and commits the
+    /// git cache holds.
+    pub fn go_offline(&mut self) {
+        self.offline = true;
     }
 
     /// The refs of `url`: one advertisement, remembered (failures too).
@@ -480,6 +492,35 @@ impl Sources {
                 )
             }
             Location::Git(url) => {
+                // A locked commit the cache holds needs no network at all.
+                let cached = match &request.want {
+                    Want::Commit { oid, .. } => {
+                        let key = (url.clone(), oid.clone());
+                        match self.trees.get(&key) {
+                            Some(tree) => Some((Rc::clone(tree), key.1)),
+                            None => git::cached(url, oid, &self.settings).map(|fetched| {
+                                let tree: Rc<dyn SourceTree> = Rc::new(fetched.tree);
+                                self.trees.insert(key, Rc::clone(&tree));
+                                (tree, fetched.commit)
+                            }),
+                        }
+                    }
+                    _ => None,
+                };
+                if let Some((tree, commit)) = cached {
+                    origin.commit = Some(commit);
+                    return Ok(Opened {
+                        tree,
+                        base: request.base.clone(),
+                        origin,
+                        skill: request.skill.clone(),
+                        transferred: false,
+                        offered: None,
+                    });
+                }
+                if self.offline {
+                    return Err(OpenError::Offline(super::redact(url)));
+                }
                 let commit = self.tip(request)?.unwrap_or_default();
                 let key = (url.clone(), commit);
                 if let Some(tree) = self.trees.get(&key) {
@@ -497,6 +538,9 @@ impl Sources {
                 }
             }
             Location::Web { url, well_known } => {
+                if self.offline {
+                    return Err(OpenError::Offline(super::redact(url)));
+                }
                 let fetched = match self.web.entry((url.clone(), *well_known)) {
                     Entry::Occupied(known) => known.into_mut(),
                     Entry::Vacant(slot) => {

@@ -14,6 +14,7 @@ const SCRUBBED: &[&str] = &[
     "SKILLS_API_URL",
     "SKILLS_DIR",
     "SKILLS_CACHE_DIR",
+    "SKILLS_OFFLINE",
     "GITHUB_TOKEN",
     "GH_TOKEN",
     "GH_HOST",

@@ -158,6 +158,7 @@ proptest! {
             files: files.into_iter().filter_map(|(rel, bytes)| Some(skills::install::PayloadFile { rel: skills::relpath::RelPath::file(rel).ok()?, bytes, executable: true })).collect(),
             computed_hash: String::new(),
             notes: Vec::new(),
+            store: None,
         };
         let gate = skills::gate::Gate::new(&skills::cli::GateArgs { allow: Vec::new(), no_verify: false }, &skills::output::Printer::silent()).unwrap();
         let _ = gate.lint(&payload);

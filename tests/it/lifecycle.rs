@@ -240,8 +240,11 @@ fn force_push_fails_frozen_and_keeps_the_installed_copy() {
             + " x=false"]
     );
 
-    // Without --frozen, where it is installed: said so, the copy kept (a new cache: the old
-    // commit is nowhere any more).
+    // Without --frozen, where it is installed with an edit (a copy as locked is left alone
+    // without asking the source): said so, the copy kept (a new cache: the old commit is
+    // nowhere any more).
+    let edit = context.project.join(".claude/skills/csv-tools/notes.md");
+    write(&edit, "mine\n");
     let tree_before = fingerprint(&context.project);
     let mut command = context.command();
     command
@@ -252,6 +255,7 @@ fn force_push_fails_frozen_and_keeps_the_installed_copy() {
     assert_eq!(output.code, 1, "{}", output.stderr);
     snapshot_output!(context, output);
     assert_eq!(fingerprint(&context.project), tree_before);
+    std::fs::remove_file(&edit).unwrap();
 
     // `check` sees the new history as an update; `update` moves to it.
     let output = skills(&context, &remote, &["check", "--exit-code"]);

@@ -6,6 +6,7 @@ mod hostile;
 
 mod add;
 mod architecture;
+mod cache;
 mod compat;
 mod copies;
 mod corpus;
@@ -27,6 +28,7 @@ mod list;
 mod manifest;
 mod naming;
 mod network;
+mod npx_lock;
 mod pinned;
 mod project_root;
 mod prompt;

@@ -219,12 +219,18 @@ fn well_known_v1_index_add_list_lock_and_install_frozen() {
     );
     let output = skills(&context, &["check", "--exit-code"]);
     snapshot_output!(context, output);
-    // The lock can no longer be reproduced from its source, even where a copy is in place.
-    let before = tree(&fresh.project);
+    // Where a copy is in place as locked, the site is not asked at all (the disk first)...
+    let requests = server.requests().len();
     let output = skills(&fresh, &["install", "--frozen"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert_eq!(server.requests().len(), requests, "no request");
+    // ...elsewhere the lock can no longer be reproduced from its source.
+    let other = context.teammate();
+    let before = tree(&other.project);
+    let output = skills(&other, &["install", "--frozen"]);
     assert_eq!(output.code, 1, "{}", output.stderr);
-    snapshot_output!(fresh, output);
-    assert_eq!(tree(&fresh.project), before);
+    snapshot_output!(other, output);
+    assert_eq!(tree(&other.project), before);
     assert_eq!(skills(&context, &["update"]).code, 0);
     assert_eq!(
         std::fs::read_to_string(context.project.join(".claude/skills/pdf/scripts/fill.py"))

@@ -1,0 +1,366 @@
+//! The content-addressed store: every file `skills` installed, kept once by its sha256 in the
+//! cache and shared by every project on the machine (as pnpm's and uv's stores are), so that a
+//! locked skill can be put back without its source.
+//!
+//! Layout, under `<cache>/store/v1/`:
+//! - `objects/<2 hex>/<62 hex>`: the bytes of one file, named by their sha256, read-only;
+//! - `skills/<computedHash>.json`: what one skill installs — each file's path, digest and
+//!   executable bit, and the folder of its source it was read from. Its modification time is
+//!   its last use: every restore from the store touches it, and [`Store::prune`] goes by it.
+//!
+//! Invariants: every write is a temp file renamed into place (a crash leaves a stray temp file,
+//! never a short object); every object read is hashed again and a mismatch is removed and
+//! reported as a miss, so a corrupted or hostile store can cost a download but never install
+//! other bytes than the lock names. Files are placed from the store by reflink where the file
+//! system can (`FICLONE`), else copied; never hard-linked: a project file that is a hard link
+//! into the store would turn a user's edit in the project into an edit of every other project.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+
+use crate::install::{Payload, PayloadFile};
+use crate::lock::Files;
+use crate::relpath::RelPath;
+
+const MANIFEST_VERSION: u32 = 1;
+
+/// The store in a cache dir.
+#[derive(Debug, Clone)]
+pub struct Store {
+    root: PathBuf,
+}
+
+/// What one skill installs, as the store keeps it.
+#[derive(Debug, Serialize, Deserialize)]
+struct Manifest {
+    version: u32,
+    /// The skill's folder in its source (for messages).
+    dir: String,
+    files: Vec<ManifestFile>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct ManifestFile {
+    path: String,
+    digest: String,
+    executable: bool,
+}
+
+/// Why the store could not give a skill back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Miss {
+    #[error("it is not in the cache")]
+    Absent,
+    #[error("the cache holds other files for it than the lock names")]
+    Differs,
+    /// A stored file whose bytes do not hash to its name (it was removed).
+    #[error("the cached file `{0}` is corrupted (removed from the cache)")]
+    Corrupt(String),
+}
+
+/// What [`Store::prune`] removed.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Pruned {
+    pub skills: usize,
+    pub objects: usize,
+    pub bytes: u64,
+}
+
+impl Store {
+    /// The store of the cache dir `cache`.
+    pub fn new(cache: &Path) -> Store {
+        Store {
+            root: cache.join("store").join("v1"),
+        }
+    }
+
+    /// The store of the cache dir the environment names.
+    pub fn from_env() -> Store {
+        Store::new(&crate::env_vars::cache_dir())
+    }
+
+    fn objects(&self) -> PathBuf {
+        self.root.join("objects")
+    }
+
+    fn skills(&self) -> PathBuf {
+        self.root.join("skills")
+    }
+
+    /// Where the object of `digest` (`sha256:<hex>`) lives; `None` for anything else.
+    fn object_path(&self, digest: &str) -> Option<PathBuf> {
+        let hex = digest.strip_prefix("sha256:")?;
+        if hex.len() != 64
+            || !hex
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        {
+            return None;
+        }
+        Some(self.objects().join(&hex[..2]).join(&hex[2..]))
+    }
+
+    fn manifest_path(&self, computed_hash: &str) -> Option<PathBuf> {
+        let ok = computed_hash.len() == 64
+            && computed_hash
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        ok.then(|| self.skills().join(format!("{computed_hash}.json")))
+    }
+
+    /// Keeps `payload` (read from the folder `dir` of its source): the objects it lacks, then its
+    /// manifest. A failure leaves the store as it was, less a temp file.
+    pub fn put(&self, dir: &str, payload: &Payload) -> std::io::Result<()> {
+        let Some(manifest_path) = self.manifest_path(&payload.computed_hash) else {
+            return Ok(());
+        };
+        let mut files = Vec::with_capacity(payload.files.len());
+        for file in &payload.files {
+            let digest = crate::lock::digest(&file.bytes);
+            if let Some(path) = self.object_path(&digest)
+                && std::fs::symlink_metadata(&path).is_err()
+            {
+                write_new(&path, &file.bytes, true)?;
+            }
+            files.push(ManifestFile {
+                path: file.rel.to_string(),
+                digest,
+                executable: file.executable,
+            });
+        }
+        let manifest = Manifest {
+            version: MANIFEST_VERSION,
+            dir: dir.to_owned(),
+            files,
+        };
+        let bytes = serde_json::to_vec(&manifest).map_err(std::io::Error::other)?;
+        write_new(&manifest_path, &bytes, false)
+    }
+
+    /// The skill whose `computedHash` is `computed_hash` and whose installed files are `files`
+    /// (when the lock does not list them: whose files hash to `computed_hash`), with the folder
+    /// of its source; every file hashed again on the way.
+    pub fn get(&self, computed_hash: &str, files: &Files) -> Result<(String, Payload), Miss> {
+        let path = self.manifest_path(computed_hash).ok_or(Miss::Absent)?;
+        let bytes = std::fs::read(&path).map_err(|_| Miss::Absent)?;
+        let manifest: Manifest = serde_json::from_slice(&bytes).map_err(|_| Miss::Absent)?;
+        if manifest.version != MANIFEST_VERSION {
+            return Err(Miss::Absent);
+        }
+        let mut read: Vec<PayloadFile> = Vec::with_capacity(manifest.files.len());
+        for file in manifest.files {
+            let rel = RelPath::file(&file.path).map_err(|_| Miss::Absent)?;
+            if !files.is_empty() && files.get(&rel) != Some(&file.digest) {
+                return Err(Miss::Differs);
+            }
+            let object = self.object_path(&file.digest).ok_or(Miss::Absent)?;
+            let bytes = std::fs::read(&object).map_err(|_| Miss::Absent)?;
+            if crate::lock::digest(&bytes) != file.digest {
+                let _ = std::fs::remove_file(&object);
+                return Err(Miss::Corrupt(file.path));
+            }
+            read.push(PayloadFile {
+                rel,
+                bytes,
+                executable: file.executable,
+            });
+        }
+        read.sort_by(|a, b| a.rel.cmp(&b.rel));
+        // A manifest naming one path twice is not one this store wrote.
+        if read.windows(2).any(|w| w[0].rel == w[1].rel) {
+            return Err(Miss::Absent);
+        }
+        if !files.is_empty() && files.len() != read.len() {
+            return Err(Miss::Differs);
+        }
+        // Without `files` in the lock, the files must hash to the locked `computedHash` (a
+        // skill whose source has a `metadata.json` or links is then read from its source).
+        if files.is_empty() {
+            let hashed = crate::lock::computed_hash(
+                read.iter().map(|f| (f.rel.as_str(), f.bytes.as_slice())),
+            );
+            if hashed != computed_hash {
+                return Err(Miss::Differs);
+            }
+        }
+        let payload = Payload {
+            files: read,
+            computed_hash: computed_hash.to_owned(),
+            notes: Vec::new(),
+            store: Some(self.clone()),
+        };
+        let _ = touch(&path, SystemTime::now());
+        Ok((manifest.dir, payload))
+    }
+
+    /// Removes the skills of the store unused for `unused` (by their last-use stamp), then the
+    /// objects no remaining skill names.
+    pub fn prune(&self, unused: Duration, now: SystemTime) -> std::io::Result<Pruned> {
+        let mut pruned = Pruned::default();
+        let mut kept: std::collections::HashSet<String> = std::collections::HashSet::new();
+        for entry in read_dir(&self.skills())? {
+            let path = entry.path();
+            let stale = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .map_or(true, |used| {
+                    now.duration_since(used).unwrap_or(Duration::ZERO) >= unused
+                });
+            let manifest = std::fs::read(&path)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok());
+            match manifest {
+                Some(manifest) if !stale => {
+                    kept.extend(manifest.files.into_iter().map(|f| f.digest));
+                }
+                _ => {
+                    std::fs::remove_file(&path)?;
+                    pruned.skills += 1;
+                }
+            }
+        }
+        for fan in read_dir(&self.objects())? {
+            let fan_path = fan.path();
+            let prefix = fan.file_name().to_string_lossy().into_owned();
+            for object in read_dir(&fan_path)? {
+                let name = object.file_name().to_string_lossy().into_owned();
+                if !kept.contains(&format!("sha256:{prefix}{name}")) {
+                    pruned.bytes += object.metadata().map_or(0, |m| m.len());
+                    std::fs::remove_file(object.path())?;
+                    pruned.objects += 1;
+                }
+            }
+            let _ = std::fs::remove_dir(&fan_path);
+        }
+        Ok(pruned)
+    }
+}
+
+fn read_dir(dir: &Path) -> std::io::Result<Vec<std::fs::DirEntry>> {
+    match std::fs::read_dir(dir) {
+        Ok(entries) => Ok(entries.filter_map(Result::ok).collect()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(err) => Err(err),
+    }
+}
+
+/// Sets the modification time of `path` (its last use).
+fn touch(path: &Path, when: SystemTime) -> std::io::Result<()> {
+    std::fs::File::options()
+        .append(true)
+        .open(path)?
+        .set_modified(when)
+}
+
+/// Writes `bytes` to `path` through a temp file beside it, renamed into place (read-only when
+/// `read_only`). No `fsync`: a cache entry lost in a crash is fetched again, and every object is
+/// verified when read.
+fn write_new(path: &Path, bytes: &[u8], read_only: bool) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!("{}tmp-", crate::fsutil::TEMP_PREFIX))
+        .tempfile_in(dir)?;
+    temp.write_all(bytes)?;
+    #[cfg(unix)]
+    if read_only {
+        use std::os::unix::fs::PermissionsExt as _;
+        temp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o444))?;
+    }
+    #[cfg(not(unix))]
+    let _ = read_only;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+impl Store {
+    /// Clones the object of `bytes` into the new, empty file `to` (a reflink: the blocks are
+    /// shared until either file is written). `false` where the file system cannot, or the
+    /// object is not there: the caller writes the bytes.
+    #[cfg(target_os = "linux")]
+    pub fn reflink(&self, bytes: &[u8], to: &std::fs::File) -> bool {
+        let Some(path) = self.object_path(&crate::lock::digest(bytes)) else {
+            return false;
+        };
+        let Ok(source) = std::fs::File::open(path) else {
+            return false;
+        };
+        rustix::fs::ioctl_ficlone(to, &source).is_ok()
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn reflink(&self, _bytes: &[u8], _to: &std::fs::File) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn payload() -> Payload {
+        let files: Vec<PayloadFile> = [("SKILL.md", "x", false), ("scripts/run.sh", "echo", true)]
+            .into_iter()
+            .map(|(rel, text, executable)| PayloadFile {
+                rel: RelPath::file(rel).unwrap(),
+                bytes: text.as_bytes().to_vec(),
+                executable,
+            })
+            .collect();
+        let computed_hash =
+            crate::lock::computed_hash(files.iter().map(|f| (f.rel.as_str(), f.bytes.as_slice())));
+        Payload {
+            files,
+            computed_hash,
+            notes: Vec::new(),
+            store: None,
+        }
+    }
+
+    #[test]
+    fn put_get_verify_and_prune() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store::new(tmp.path());
+        let original = payload();
+        store.put("skills/x", &original).unwrap();
+        let (dir, got) = store.get(&original.computed_hash, &Files::new()).unwrap();
+        assert_eq!(dir, "skills/x");
+        assert_eq!(got.files, original.files);
+        // The lock's `files` must match exactly.
+        let mut other = original.digests();
+        other.insert(RelPath::file("more.md").unwrap(), crate::lock::digest(b"m"));
+        assert_eq!(
+            store.get(&original.computed_hash, &other).unwrap_err(),
+            Miss::Differs
+        );
+        assert_eq!(
+            store.get(&"b".repeat(64), &Files::new()).unwrap_err(),
+            Miss::Absent
+        );
+        // A changed object is refused and removed.
+        let object = store.object_path(&crate::lock::digest(b"echo")).unwrap();
+        std::fs::remove_file(&object).unwrap();
+        std::fs::write(&object, "rm -rf ~").unwrap();
+        assert_eq!(
+            store
+                .get(&original.computed_hash, &original.digests())
+                .unwrap_err(),
+            Miss::Corrupt("scripts/run.sh".into())
+        );
+        assert!(!object.exists());
+        // Used just now: kept; unused for 0 days: everything goes.
+        store.put("skills/x", &original).unwrap();
+        let now = SystemTime::now();
+        let kept = store.prune(Duration::from_secs(3600), now).unwrap();
+        assert_eq!(kept, Pruned::default());
+        let pruned = store
+            .prune(Duration::ZERO, now + Duration::from_secs(1))
+            .unwrap();
+        assert_eq!((pruned.skills, pruned.objects, pruned.bytes), (1, 2, 5));
+        assert!(store.get(&original.computed_hash, &Files::new()).is_err());
+    }
+}
