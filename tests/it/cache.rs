@@ -24,7 +24,8 @@ fn skills_at(context: &TestContext, github: &str, args: &[&str]) -> Output {
         .env("SKILLS_GITHUB_URL", github))
 }
 
-/// A project with every skill of `acme/flat` for claude-code, added from `remote`.
+/// A project with every skill of `acme/flat` for claude-code, added from `remote`, restored once
+/// by `install` (which keeps what it restores in the store, as in a CI job's first run).
 fn project_with_flat(context: &TestContext, remote: &Remote) {
     remote.upstream("acme/flat", &fixture("flat"));
     let output = skills_at(
@@ -40,6 +41,9 @@ fn project_with_flat(context: &TestContext, remote: &Remote) {
             "-y",
         ],
     );
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    std::fs::remove_dir_all(context.project.join(".claude/skills")).unwrap();
+    let output = skills_at(context, &remote.daemon.base_url, &["install", "--frozen"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
 }
 

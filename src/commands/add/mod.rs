@@ -351,8 +351,6 @@ fn stage_one(transaction: &mut Transaction, passed: crate::gate::Passed) -> Resu
             .stage(placement, &payload)
             .map_err(|err| install::SkillError::new(&skill.name, err))?;
     }
-    // Kept in the shared store for `install --offline` (a cache: a failure costs a download).
-    let _ = crate::install::store::Store::from_env().put(skill.source_dir.as_str(), &payload);
     Ok(Staged {
         computed_hash: payload.computed_hash,
         digests,
