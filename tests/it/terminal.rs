@@ -397,7 +397,7 @@ fn picker_esc_cancels_and_writes_nothing() {
     let context = TestContext::new();
     let source = two_skills(&context);
     let mut session = in_terminal(&context, 100, &["add", &source]);
-    session.expect("esc cancel").unwrap();
+    session.expect("enter confirm").unwrap();
     session.send(" ").unwrap(); // a selection, then a change of mind
     session.send("\x1b").unwrap();
     let (text, code) = until_exit(&mut session);
