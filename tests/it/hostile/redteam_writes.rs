@@ -3,7 +3,9 @@
 //! a lock's sources read from outside the project, and a lockfile that is a device or a FIFO.
 //! Each plants a canary that must stay untouched and asserts a clear error.
 
+use std::os::unix::fs::symlink;
 use std::path::Path;
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -270,4 +272,70 @@ fn a_project_without_a_repository_keeps_local_sources_in_its_folder() {
     assert_eq!(output.code, 0, "{}", output.stderr);
     let output = skills(&context, &["install", "--frozen"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
+}
+
+fn mkfifo(path: &Path) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+}
+
+/// `skills args` with a deadline: a run that blocks on a FIFO or reads `/dev/zero` without end
+/// fails the test instead of hanging it.
+fn bounded(context: &TestContext, args: &[&str]) -> Output {
+    let output = run(context
+        .command()
+        .args(args)
+        .timeout(Duration::from_secs(60)));
+    assert!(!output.stderr.contains("panicked"), "{}", output.stderr);
+    output
+}
+
+#[test]
+fn a_lockfile_that_is_a_device_a_fifo_or_huge_is_refused_at_once() {
+    let commands: [&[&str]; 6] = [
+        &["list"],
+        &["install"],
+        &["install", "--frozen"],
+        &["check"],
+        &["update", "-y"],
+        &["manifest"],
+    ];
+    let zero = TestContext::new();
+    symlink("/dev/zero", zero.project.join("skills-lock.json")).unwrap();
+    let fifo = TestContext::new();
+    mkfifo(&fifo.project.join("skills-lock.json"));
+    let huge = TestContext::new();
+    let file = std::fs::File::create(huge.project.join("skills-lock.json")).unwrap();
+    file.set_len((64 << 20) + 1).unwrap(); // sparse: no disk used
+    for (context, why) in [
+        (&zero, "not a regular file"),
+        (&fifo, "not a regular file"),
+        (&huge, "larger than the limit of 64 MiB"),
+    ] {
+        let canary = Canary::plant(context);
+        for args in commands {
+            let output = bounded(context, args);
+            assert_eq!(output.code, 2, "{args:?}: {}", output.stderr);
+            says(&output.stderr, &["cannot read", "skills-lock.json", why]);
+            canary.assert_untouched();
+        }
+    }
+    // The user's lock too.
+    let global = TestContext::new();
+    mkfifo(&global.temp.path().join("xdg/state/skills/.skill-lock.json"));
+    let output = bounded(&global, &["check", "-g"]);
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    says(&output.stderr, &[".skill-lock.json", "not a regular file"]);
+}
+
+#[test]
+fn a_package_json_that_is_a_fifo_does_not_hang_sync() {
+    let context = TestContext::new();
+    mkfifo(&context.project.join("package.json"));
+    let output = bounded(&context, &["sync", "-y"]);
+    assert!(output.code == 0 || output.code == 1, "{}", output.stderr);
 }
