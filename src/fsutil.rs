@@ -39,19 +39,21 @@ pub fn read_manifest(path: &Path) -> std::io::Result<Vec<u8>> {
             "not a regular file (a device, FIFO, socket or folder)",
         ));
     }
+    let too_large = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than the limit of {} MiB", MAX_MANIFEST >> 20),
+        )
+    };
     if meta.len() > MAX_MANIFEST {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("larger than the limit of {} MiB", MAX_MANIFEST >> 20),
-        ));
+        return Err(too_large());
     }
-    crate::skill::read_open(file, Some(meta.len()), MAX_MANIFEST).map_err(|err| match err {
-        crate::skill::ReadOpen::TooLarge => std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("larger than the limit of {} MiB", MAX_MANIFEST >> 20),
-        ),
-        crate::skill::ReadOpen::Io(err) => err,
-    })
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_MANIFEST + 1), &mut bytes)?;
+    if bytes.len() as u64 > MAX_MANIFEST {
+        return Err(too_large());
+    }
+    Ok(bytes)
 }
 
 /// Writes `bytes` to `path` atomically (temp file in the same folder, then rename). A `path`

@@ -51,8 +51,13 @@ pub fn edits(
         }
         let baselines: Vec<&Files> = std::iter::once(&entry.files).chain(incoming).collect();
         if let Some(diff) = transaction.edited(&placement.path, &baselines)? {
+            let what = if placement.link.is_some() {
+                "is a folder where a link goes, not installed by skills or with local edits"
+            } else {
+                "has local edits"
+            };
             out.push(format!(
-                "`{name}` at `{}` has local edits ({})",
+                "`{name}` at `{}` {what} ({})",
                 placement.path.display(),
                 diff.listed(6)
             ));

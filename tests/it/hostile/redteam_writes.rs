@@ -100,6 +100,7 @@ fn a_real_folder_where_a_link_goes_is_not_replaced() {
                 &[
                     "local edits",
                     ".claude/skills/my-notes",
+                    "a folder where a link goes, not installed by skills",
                     "notes.md",
                     "--force",
                 ],
