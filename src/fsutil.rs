@@ -17,6 +17,45 @@ use std::path::{Component, Path, PathBuf};
 /// trash folders, atomic writes); the index never looks into them.
 pub const TEMP_PREFIX: &str = ".skills-";
 
+/// The largest lockfile or `package.json` read.
+pub const MAX_MANIFEST: u64 = 64 << 20;
+
+/// Reads a lockfile or a `package.json` that a checkout may have made anything: opened without
+/// blocking (a FIFO does not hang the run), read only when it is a regular file (not
+/// `/dev/zero`, a socket or a folder, also through a link), and at most [`MAX_MANIFEST`] bytes.
+pub fn read_manifest(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "not a regular file (a device, FIFO, socket or folder)",
+        ));
+    }
+    let too_large = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than the limit of {} MiB", MAX_MANIFEST >> 20),
+        )
+    };
+    if meta.len() > MAX_MANIFEST {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_MANIFEST + 1), &mut bytes)?;
+    if bytes.len() as u64 > MAX_MANIFEST {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
 /// Writes `bytes` to `path` atomically (temp file in the same folder, then rename). A `path`
 /// that exists and is not a regular file (a device such as `/dev/null`, a FIFO, a socket, a
 /// folder) is refused: the rename would replace it, not write into it. (A link to a regular
@@ -126,7 +165,7 @@ fn set_default_mode(_file: &std::fs::File) -> std::io::Result<()> {
 
 /// Writes `bytes` only when they differ from what `path` holds; returns whether it wrote.
 pub fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
-    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+    if read_manifest(path).is_ok_and(|old| old == bytes) {
         return Ok(false);
     }
     write_atomic(path, bytes)?;

@@ -299,12 +299,16 @@ impl Scope {
     }
 
     /// How this scope's lock reads source strings: relative to the lock's folder, and for a
-    /// project in a repository (a clone), its local sources held inside that repository.
+    /// project its local sources held inside its repository (a clone) or, in a project that
+    /// is no repository (a downloaded archive, a template), inside the lock's folder.
     pub fn source_env(&self) -> crate::source::SourceEnv {
         let env = crate::source::SourceEnv::from_env(self.lock_dir());
+        if self.global {
+            return env;
+        }
         match crate::source::open::repository_of(&self.lock_dir()) {
-            Some(repository) if !self.global => env.bounded(repository),
-            _ => env,
+            Some(repository) => env.bounded(repository),
+            None => env.bounded(self.lock_dir()),
         }
     }
 

@@ -158,19 +158,32 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             skill.name, skill.package
         ));
     }
-    let stale = if args.no_cleanup {
-        Vec::new()
+    let mut transaction = install::transaction(&scope);
+    let (stale, kept) = if args.no_cleanup {
+        (Vec::new(), Vec::new())
     } else {
-        stale(&scope, &lock, &keep)
+        stale(&scope, &lock, &keep, &mut transaction)?
+    };
+    for (name, why) in &kept {
+        printer.warn(format_args!(
+            "not removing `{name}` (no package ships it): {why}"
+        ));
+    }
+    let status = if kept.is_empty() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
     };
     if planned.is_empty() && stale.is_empty() {
+        transaction.abort();
         printer.status("Nothing to sync");
-        return Ok(ExitStatus::Success);
+        return Ok(status);
     }
     let plan_text = describe(&planned, &stale, mode, &scope);
     if args.dry_run {
+        transaction.abort();
         printer.plain(&plan_text)?;
-        return Ok(ExitStatus::Success);
+        return Ok(status);
     }
     if !args.yes {
         if !crate::ask::terminal() {
@@ -189,7 +202,6 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         }
     }
     let agents = agent_ids(&targets);
-    let mut transaction = install::transaction(&scope);
     for plan in &planned {
         for placement in &plan.placements {
             if !transaction.in_place(placement, &plan.payload)? {
@@ -212,7 +224,7 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     }
     install::commit(transaction, Some((&lock, &scope.lock_path)), "syncing")?;
     report(&planned, &stale, &skipped, mode, &scope, args.json, printer)?;
-    Ok(ExitStatus::Success)
+    Ok(status)
 }
 
 /// Skills left out, with why.
@@ -381,9 +393,16 @@ fn into_node_modules(path: &Path) -> bool {
 }
 
 /// Skills sync installed that no package ships any more: lock name → the paths to remove
-/// (only what sync put there).
-fn stale(scope: &Scope, lock: &Lock, keep: &[String]) -> Vec<(String, Vec<PathBuf>)> {
-    let mut out: Vec<(String, Vec<PathBuf>)> = Vec::new();
+/// (only what sync put there, unchanged); and those left alone, with why (a folder sync did
+/// not install, or one changed since: a lock entry alone never vouches for a folder).
+fn stale(
+    scope: &Scope,
+    lock: &Lock,
+    keep: &[String],
+    transaction: &mut install::Transaction,
+) -> Result<(Stale, Vec<(String, String)>), install::InstallError> {
+    let mut out: Stale = Vec::new();
+    let mut kept = Vec::new();
     for (name, entry) in &lock.skills {
         if entry.source_type() != SourceType::NodeModules {
             continue;
@@ -392,7 +411,10 @@ fn stale(scope: &Scope, lock: &Lock, keep: &[String]) -> Vec<(String, Vec<PathBu
             continue;
         };
         if !keep.contains(&folder) {
-            out.push((name.clone(), ours(scope, &folder, Some(entry))));
+            match ours(scope, &folder, Some(entry), transaction)? {
+                Ok(paths) => out.push((name.clone(), paths)),
+                Err(why) => kept.push((name.clone(), why)),
+            }
         }
     }
     // Links into `node_modules` the lock does not know (a lock restored from elsewhere).
@@ -402,17 +424,30 @@ fn stale(scope: &Scope, lock: &Lock, keep: &[String]) -> Vec<(String, Vec<PathBu
             let known = locked(lock, &folder).is_some();
             let linked = std::fs::read_link(entry.path()).is_ok_and(|t| into_node_modules(&t));
             if linked && !known && !keep.contains(&folder) {
-                out.push((folder.clone(), ours(scope, &folder, None)));
+                match ours(scope, &folder, None, transaction)? {
+                    Ok(paths) => out.push((folder.clone(), paths)),
+                    Err(why) => kept.push((folder.clone(), why)),
+                }
             }
         }
     }
-    out
+    Ok((out, kept))
 }
 
+/// Lock names with the paths sync removes for them.
+type Stale = Vec<(String, Vec<PathBuf>)>;
+
 /// The places of `folder` sync may remove: links it makes (into `node_modules`, or to the
-/// canonical folder) in any agent dir, and copies in the dirs `entry` records — never a folder
-/// anywhere else (a project's own `skills/` is an agent dir too).
-fn ours(scope: &Scope, folder: &str, entry: Option<&LockEntry>) -> Vec<PathBuf> {
+/// canonical folder) in any agent dir, and copies in the dirs `entry` records whose files are
+/// what `entry` says sync installed (or what this machine last wrote there) — never a folder
+/// anywhere else (a project's own `skills/` is an agent dir too). `Err` names a folder or file
+/// in a recorded dir that is not such a copy: then nothing of `folder` is removed.
+fn ours(
+    scope: &Scope,
+    folder: &str,
+    entry: Option<&LockEntry>,
+    transaction: &mut install::Transaction,
+) -> Result<Result<Vec<PathBuf>, String>, install::InstallError> {
     let canonical = scope.canonical.join(folder);
     let recorded: Vec<PathBuf> = entry
         .and_then(|e| scope.targets_for(&e.agents).ok())
@@ -429,17 +464,37 @@ fn ours(scope: &Scope, folder: &str, entry: Option<&LockEntry>) -> Vec<PathBuf> 
             }
         }
     }
-    paths.retain(|path| {
-        let Ok(meta) = std::fs::symlink_metadata(path) else {
-            return false;
+    let mut out = Vec::new();
+    for path in paths {
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
         };
         if meta.file_type().is_symlink() {
-            return foreign(path, &canonical, false, scope).is_none();
+            if foreign(&path, &canonical, false, scope).is_none() {
+                out.push(path);
+            }
+            continue;
         }
-        path.parent()
-            .is_some_and(|dir| recorded.iter().any(|r| r == dir))
-    });
-    paths
+        let (Some(entry), true) = (
+            entry,
+            path.parent()
+                .is_some_and(|dir| recorded.iter().any(|r| r == dir)),
+        ) else {
+            continue;
+        };
+        let shown = shown(&path, scope);
+        if !meta.is_dir() {
+            return Ok(Err(format!("`{shown}` is not a folder sync installed")));
+        }
+        if let Some(diff) = transaction.edited(&path, &[&entry.files])? {
+            return Ok(Err(format!(
+                "`{shown}` is not what sync installed ({}); delete it yourself, or remove `{folder}` from the lockfile",
+                diff.listed(6)
+            )));
+        }
+        out.push(path);
+    }
+    Ok(Ok(out))
 }
 
 fn lock_entry(

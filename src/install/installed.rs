@@ -29,6 +29,10 @@ pub fn installed(path: &Path) -> Option<Result<Payload, InstallError>> {
 /// The installed copies among `placements` of the skill `name` that hold local edits — neither
 /// what its lock `entry` says was installed, nor `incoming` (what is about to be), nor what this
 /// machine last wrote there — each as `` `pdf` at `path`: ~ SKILL.md, + notes.md ``.
+///
+/// A placement that will become a link is checked the same way: a real folder where the link
+/// goes (the user's own skill, or a copy from an earlier install) is replaced only when it is
+/// one of those, and anything else that is neither a folder nor a link (a file) never is.
 pub fn edits(
     name: &str,
     entry: &LockEntry,
@@ -37,11 +41,23 @@ pub fn edits(
     transaction: &mut Transaction,
 ) -> Result<Vec<String>, InstallError> {
     let mut out = Vec::new();
-    for placement in placements.iter().filter(|p| p.link.is_none()) {
+    for placement in placements {
+        if transaction.foreign(&placement.path)? {
+            out.push(format!(
+                "`{name}`: `{}` is not a folder installed by skills",
+                placement.path.display()
+            ));
+            continue;
+        }
         let baselines: Vec<&Files> = std::iter::once(&entry.files).chain(incoming).collect();
         if let Some(diff) = transaction.edited(&placement.path, &baselines)? {
+            let what = if placement.link.is_some() {
+                "is a folder where a link goes, not installed by skills or with local edits"
+            } else {
+                "has local edits"
+            };
             out.push(format!(
-                "`{name}` at `{}` has local edits ({})",
+                "`{name}` at `{}` {what} ({})",
                 placement.path.display(),
                 diff.listed(6)
             ));

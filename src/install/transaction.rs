@@ -316,6 +316,20 @@ impl Transaction {
         Ok(self.dirs[index].agent.dir.symlink_metadata(name).is_ok())
     }
 
+    /// Whether something that is neither a folder nor a link is at `path` (a file, a FIFO):
+    /// never ours to replace.
+    pub fn foreign(&mut self, path: &Path) -> Result<bool, InstallError> {
+        let (dir, name) = split(path)?;
+        let Some(index) = self.dir(dir, false)? else {
+            return Ok(false);
+        };
+        Ok(self.dirs[index]
+            .agent
+            .dir
+            .symlink_metadata(name)
+            .is_ok_and(|meta| !meta.is_dir() && !meta.file_type().is_symlink()))
+    }
+
     /// How the folder at `path` differs from what it should hold, when it holds local edits:
     /// `None` when nothing (or a link) is there, or when its files are one of `baselines` (what
     /// the lock says was installed, what is about to be) or what this machine last wrote there

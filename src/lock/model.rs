@@ -185,7 +185,7 @@ impl Lock {
 
     /// Reads the lock of `kind` at `path`; `Ok(None)` when there is none.
     pub fn read_kind(path: &Path, kind: LockKind) -> Result<Option<Lock>, LockError> {
-        let bytes = match std::fs::read(path) {
+        let bytes = match crate::fsutil::read_manifest(path) {
             Ok(bytes) => bytes,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(source) => {

@@ -60,7 +60,7 @@ pub struct Problem {
 impl Package {
     /// Loads the package files of the skill folder `dir`; absent files are an empty package.
     pub fn load(dir: &Path) -> (Package, Vec<Problem>) {
-        let read = |name: &str| std::fs::read(dir.join(name)).ok();
+        let read = |name: &str| crate::fsutil::read_manifest(&dir.join(name)).ok();
         Package::parse(read(TOOLS_FILE).as_deref(), read(RESOURCES_FILE).as_deref())
     }
 

@@ -90,7 +90,7 @@ impl Found {
 
 /// Reads `dir/package.json`; `None` when there is none or it is not a JSON object.
 pub fn read_package_json(dir: &Path) -> Option<serde_json::Map<String, Value>> {
-    let bytes = std::fs::read(dir.join("package.json")).ok()?;
+    let bytes = crate::fsutil::read_manifest(&dir.join("package.json")).ok()?;
     match serde_json::from_slice(&bytes).ok()? {
         Value::Object(map) => Some(map),
         _ => None,

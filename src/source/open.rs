@@ -87,12 +87,19 @@ impl Location {
                 Ok(Location::Folder(path))
             }
             SourceType::Github | SourceType::Gitlab | SourceType::Git => {
-                let url = match super::parse(&entry.source, env) {
-                    Ok(Source::Git(source)) => source.url,
-                    _ => entry
+                let url = if let Ok(Source::Git(source)) = super::parse(&entry.source, env) {
+                    source.url
+                } else {
+                    let url = entry
                         .source_url
                         .clone()
-                        .ok_or_else(|| OpenError::NoSourceUrl(entry.source.clone()))?,
+                        .ok_or_else(|| OpenError::NoSourceUrl(entry.source.clone()))?;
+                    // A path (`../home/repo`) would be opened by libgit2 relative to the cwd,
+                    // past the bound: only a URL is taken from `sourceUrl`.
+                    if !is_git_url(&url) {
+                        return Err(OpenError::NotGitUrl(url));
+                    }
+                    url
                 };
                 // A repository on this machine is a local folder too.
                 if let (Some(bound), Some(path)) = (&env.bound, git::local_path(&url)) {
@@ -102,6 +109,18 @@ impl Location {
             }
         }
     }
+}
+
+/// Whether `url` is a git URL (`https://`, `http://`, `ssh://`, `git://`, `file://`,
+/// `git@host:path`), not a path.
+fn is_git_url(url: &str) -> bool {
+    ["https://", "http://", "ssh://", "git://", "file://"]
+        .iter()
+        .any(|scheme| url.starts_with(scheme))
+        || url
+            .strip_prefix("git@")
+            .and_then(|rest| rest.split_once(':'))
+            .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'))
 }
 
 /// A locked folder must be inside `bound` (a project lock's repository), links resolved: a
@@ -119,8 +138,8 @@ fn check_bound(source: &str, path: &Path, bound: &Path) -> Result<(), OpenError>
 }
 
 /// The folder a project's lock may name local sources in: the repository it is in (the nearest
-/// folder above it with a `.git`). A project that is no repository was not cloned from anyone:
-/// its lock is the user's own, and `None` bounds nothing.
+/// folder above it with a `.git`). `None` for a project that is no repository: its lock may
+/// still come from a stranger (a downloaded archive), and is bounded to its own folder.
 pub fn repository_of(lock_dir: &Path) -> Option<PathBuf> {
     lock_dir
         .ancestors()
@@ -280,7 +299,9 @@ pub enum OpenError {
     /// `--offline`, and the source is not on this machine.
     #[error("offline, and neither the cache nor this machine has `{0}` at the locked commit")]
     Offline(String),
-    #[error("its local source `{folder}` is outside `{}`, the repository of the lockfile", bound.display())]
+    #[error("its `sourceUrl` `{0}` is not a git URL (a path is a `local` source)")]
+    NotGitUrl(String),
+    #[error("its local source `{folder}` is outside `{}`, the repository (or, with none, the folder) of the lockfile", bound.display())]
     Outside { folder: String, bound: PathBuf },
 }
 

@@ -965,6 +965,9 @@ fn a_dir_linked_to_another_is_one_target() {
     std::fs::create_dir_all(context.project.join(".claude")).unwrap();
     std::os::unix::fs::symlink("../.agents/skills", context.project.join(".claude/skills"))
         .unwrap();
+    // Inside the project: a project lock's local sources stay in its folder.
+    let flat = context.project.join("vendor/flat");
+    crate::gitfixture::copy_tree(&fixture("flat"), &flat);
     let output = run(context
         .command()
         .args([
@@ -977,7 +980,7 @@ fn a_dir_linked_to_another_is_one_target() {
             "codex",
             "-y",
         ])
-        .arg(fixture("flat")));
+        .arg(&flat));
     assert_eq!(output.code, 0, "{}", output.stderr);
     let installed = context.project.join(".agents/skills/pdf-forms");
     assert!(

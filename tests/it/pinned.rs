@@ -8,8 +8,9 @@ use crate::gitfixture::Upstream;
 #[test]
 fn check_follows_an_entry_pinned_by_commit() {
     let context = TestContext::new();
+    // Inside the project: a project lock's `file://` sources stay in its folder.
     let upstream = Upstream::from_dir(
-        &context.temp.path().join("upstream"),
+        &context.project.join("upstream"),
         "acme/flat",
         &fixture("flat"),
     );
