@@ -578,9 +578,13 @@ fn lookup_prefix(
     }
 }
 
-/// The lock of the cache repository for `url`, held while it is fetched into.
+/// The lock of the cache repository for `url`, held while it is fetched into. Holding it, no
+/// other run writes the repository, so the lock files of git's own that a killed run left
+/// (`config.lock`, `refs/…/x.lock`, `shallow.lock`) are removed: they would fail every later
+/// fetch.
 fn lock_cache(settings: &GitSettings, url: &str) -> Result<std::fs::File, FetchError> {
-    let lock_path = cache_path(settings, url).with_extension("lock");
+    let path = cache_path(settings, url);
+    let lock_path = path.with_extension("lock");
     let lock = std::fs::File::create(&lock_path).map_err(|source| FetchError::Cache {
         path: lock_path.clone(),
         source,
@@ -589,23 +593,59 @@ fn lock_cache(settings: &GitSettings, url: &str) -> Result<std::fs::File, FetchE
         path: lock_path.clone(),
         source,
     })?;
+    remove_stale_locks(&path);
     Ok(lock)
 }
 
+/// Removes `*.lock` files at the top of the bare repository at `path` and under its `refs/`.
+fn remove_stale_locks(path: &Path) {
+    let mut stack = vec![path.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let child = entry.path();
+            if kind.is_dir() {
+                if dir != path || entry.file_name() == "refs" {
+                    stack.push(child);
+                }
+            } else if kind.is_file() && child.extension().is_some_and(|e| e == "lock") {
+                let _ = std::fs::remove_file(&child);
+            }
+        }
+    }
+}
+
+/// The cache repository for `url`, made on first use under its lock; one that a killed run left
+/// half made (it does not open) is made again.
 fn open_cache(settings: &GitSettings, url: &str) -> Result<Repository, FetchError> {
     let path = cache_path(settings, url);
+    if let Ok(repo) = Repository::open_bare(&path) {
+        return Ok(repo);
+    }
     let cache_error = |source| FetchError::Cache {
         path: path.clone(),
         source,
     };
-    std::fs::create_dir_all(&path).map_err(cache_error)?;
-    match Repository::open_bare(&path) {
-        Ok(repo) => Ok(repo),
-        Err(_) => Repository::init_bare(&path).map_err(|e| FetchError::Cache {
-            path: path.clone(),
-            source: std::io::Error::other(e.message().to_owned()),
-        }),
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(cache_error)?;
     }
+    let _lock = lock_cache(settings, url)?;
+    if let Ok(repo) = Repository::open_bare(&path) {
+        return Ok(repo);
+    }
+    if path.exists() {
+        std::fs::remove_dir_all(&path).map_err(cache_error)?;
+    }
+    std::fs::create_dir_all(&path).map_err(cache_error)?;
+    Repository::init_bare(&path).map_err(|e| FetchError::Cache {
+        path: path.clone(),
+        source: std::io::Error::other(e.message().to_owned()),
+    })
 }
 
 /// A fetched commit, ready to read.

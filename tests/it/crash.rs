@@ -338,3 +338,47 @@ fn skill_md(i: usize, version: &str) -> String {
         "---\nname: s{i:02}\ndescription: Skill {i}, {version}. Use when asked for {i}.\n---\n# s{i:02} {version}\n"
     )
 }
+
+#[test]
+fn lock_files_of_a_killed_fetch_do_not_fail_the_next_run() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    let tools = context.temp.path().join("tools");
+    write(&tools.join("skills/s00/SKILL.md"), skill_md(0, "one"));
+    let upstream = remote.upstream("acme/tools", &tools);
+    let add = ["add", "acme/tools", "-s", "*", "-a", "claude-code", "-y"];
+    let skills = |args: &[&str]| {
+        context
+            .std_command()
+            .args(args)
+            .env("SKILLS_GITHUB_URL", &remote.daemon.base_url)
+            .output()
+            .unwrap()
+    };
+    assert!(skills(&add).status.success());
+    // What git leaves when killed mid-write, in every cached repository; and one repository
+    // killed while it was being made (a `config.lock` and no `config`).
+    let git = context.temp.path().join("cache/git");
+    for repo in std::fs::read_dir(&git).unwrap() {
+        let repo = repo.unwrap().path();
+        if repo.is_dir() {
+            write(&repo.join("config.lock"), "");
+            write(&repo.join("shallow.lock"), "");
+            write(&repo.join("refs/heads/main.lock"), "");
+            let half = repo.with_file_name(format!(
+                "{}-half",
+                repo.file_name().unwrap().to_string_lossy()
+            ));
+            write(&half.join("config.lock"), "");
+        }
+    }
+    upstream.commit("v2", |work| {
+        std::fs::write(work.join("skills/s00/SKILL.md"), skill_md(0, "two")).unwrap();
+    });
+    let output = skills(&["update", "-y"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
