@@ -156,3 +156,81 @@ fn use_runs_the_install_gate() {
     assert_eq!(allowed.code, 0, "{}", allowed.stderr);
     says(&allowed.stdout, &["<skill_content name=\"setup\">"]);
 }
+
+/// The resident memory of process `pid`, in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// A client that writes 8 MiB of garbage lines and does not read for a while: the server stops
+/// reading once its replies wait (as a pipe makes any writer wait), so its memory stays bounded,
+/// and it answers every line and then a valid request once the client reads.
+#[cfg(target_os = "linux")]
+#[test]
+fn serve_replies_to_a_flood_in_bounded_memory() {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    let context = TestContext::new();
+    context.skill(".claude/skills/pdf", "pdf");
+    let mut child = context
+        .std_command()
+        .args(["serve", "--stdio"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = 4 << 20;
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(&b"x\n".repeat(lines)).unwrap();
+        let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"flood","version":"1"}}}"#;
+        writeln!(stdin, "{initialize}").unwrap();
+        stdin.flush().unwrap();
+        stdin
+    });
+    let mut peak = 0;
+    for _ in 0..4 {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        peak = peak.max(rss_kib(pid));
+    }
+    assert!(
+        !writer.is_finished(),
+        "the server read everything while no reply was read"
+    );
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    // 4 Mi replies, all alike: parse only one that differs from the last (a debug build is slow).
+    let (mut errors, mut line, mut known) = (0, Vec::new(), Vec::new());
+    let answer = loop {
+        line.clear();
+        assert_ne!(
+            stdout.read_until(b'\n', &mut line).unwrap(),
+            0,
+            "stdout ended"
+        );
+        if line != known {
+            let message: serde_json::Value = serde_json::from_slice(&line).unwrap();
+            if message["id"] == 1 {
+                break message;
+            }
+            assert_eq!(message["error"]["code"], -32700, "{message}");
+            known.clone_from(&line);
+        }
+        errors += 1;
+        if errors % (1 << 20) == 0 {
+            peak = peak.max(rss_kib(pid));
+        }
+    };
+    peak = peak.max(rss_kib(pid));
+    assert_eq!(answer["result"]["serverInfo"]["name"], "skills");
+    let stdin = writer.join().unwrap();
+    assert!(peak < 100 << 10, "the server grew to {peak} KiB");
+    drop(stdin);
+    // Replies to the last garbage lines may follow the answer; then EOF ends the server.
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    assert_eq!(errors + rest.lines().count(), lines);
+    assert!(child.wait().unwrap().success());
+}
