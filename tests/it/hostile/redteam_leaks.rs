@@ -234,3 +234,54 @@ fn serve_replies_to_a_flood_in_bounded_memory() {
     assert_eq!(errors + rest.lines().count(), lines);
     assert!(child.wait().unwrap().success());
 }
+
+/// A public site's index that redirects to an internal address (a cloud metadata service, an
+/// intranet) is not followed; an index the user gave at an internal address may redirect
+/// inside. The "public" site is reached through a proxy on loopback.
+#[test]
+fn public_index_cannot_redirect_to_internal_addresses() {
+    let proxy = HttpServer::start();
+    let internal = HttpServer::start();
+    let metadata = format!("{}/latest/meta-data/iam/", internal.url);
+    for dir in ["agent-skills", "skills"] {
+        proxy.route(
+            &format!("http://public.example/.well-known/{dir}/index.json"),
+            crate::httpserver::Route::Redirect(metadata.clone()),
+        );
+    }
+    let context = TestContext::new();
+    let output = run(context.command().env("HTTP_PROXY", &proxy.url).args([
+        "add",
+        "http://public.example/",
+        "--list",
+    ]));
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    says(
+        &output.stderr,
+        &[
+            "redirects to the internal address",
+            "/latest/meta-data/iam/",
+        ],
+    );
+    let requests = proxy.requests();
+    assert!(
+        requests.iter().any(|r| r.contains("public.example")),
+        "the proxy was not used: {requests:?}"
+    );
+    assert_eq!(
+        internal.requests(),
+        Vec::<String>::new(),
+        "the internal address was hit"
+    );
+    // Typed by the user at an internal address: its redirects inside are followed.
+    internal.route(
+        "/.well-known/agent-skills/index.json",
+        crate::httpserver::Route::Redirect(format!("{}/mirror/index.json", internal.url)),
+    );
+    let index = json!({"skills": [{"name": "demo", "description": "Demo skill for tests.", "files": ["SKILL.md"]}]});
+    internal.file("/mirror/index.json", index.to_string());
+    let output = run(context
+        .command()
+        .args(["add", &format!("{}/", internal.url), "--list"]));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+}
