@@ -1201,7 +1201,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__use)
-            opts="-s -a -q -v -h -V --skill --agent --full-depth --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --quiet --verbose --color --no-progress --help --version"
+            opts="-s -a -q -v -h -V --skill --agent --full-depth --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1240,6 +1240,10 @@ _skills() {
                     return 0
                     ;;
                 --max-extracted-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

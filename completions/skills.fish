@@ -349,11 +349,13 @@ complete -c skills -n "__fish_skills_using_subcommand use" -l max-skill-size -d 
 complete -c skills -n "__fish_skills_using_subcommand use" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
 complete -c skills -n "__fish_skills_using_subcommand use" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
 complete -c skills -n "__fish_skills_using_subcommand use" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand use" -l allow -d 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`' -r
 complete -c skills -n "__fish_skills_using_subcommand use" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c skills -n "__fish_skills_using_subcommand use" -l full-depth -d 'Search the whole source even when its root is a skill'
 complete -c skills -n "__fish_skills_using_subcommand use" -l json -d 'Print one JSON document (`"version": 1`) with the prompt and the skill\'s folder'
+complete -c skills -n "__fish_skills_using_subcommand use" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand use" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand use" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand use" -l no-progress -d 'Never draw progress bars'

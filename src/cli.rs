@@ -563,6 +563,8 @@ pub struct UseArgs {
     pub json: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub gate: GateArgs,
 }
 
 #[derive(Debug, Args)]

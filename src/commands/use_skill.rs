@@ -1,7 +1,9 @@
 //! `skills use SOURCE@SKILL`: the activation prompt of one skill of any source, without
 //! installing it — for `skills use owner/repo@pdf | claude`, or to start an agent with it.
 //!
-//! The skill is read and checked as `add` would (symlinks leaving the source, sizes), then
+//! The skill is read and checked as `add` would (symlinks leaving the source, sizes), goes
+//! through the same install gate (`--allow`, `--no-verify`): handing a skill to an agent is what
+//! installing it is for, so what `add` refuses is not handed over either. It is then
 //! written to the cache under a name that holds its hash, so that the prompt can point at its
 //! scripts and references and a second `use` of the same bytes writes nothing. No agent dir and
 //! no lockfile is touched.
@@ -19,6 +21,7 @@ use crate::project::Scope;
 use crate::prompt::activation::Activation;
 use crate::skill::{SKILL_MD, Skill};
 use crate::source::discover::Offered;
+use crate::source::open::Origin;
 
 /// Agents `--agent` can start, and their commands (the prompt is their last argument).
 const AGENTS: [(&str, &str); 3] = [
@@ -57,6 +60,9 @@ pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         Limits::from(&args.limits),
     )
     .map_err(|err| install::SkillError::new(&skill.name, err))?;
+    if !passes_gate(args, skill, &opened.origin, &payload, printer)? {
+        return Ok(ExitStatus::Failure);
+    }
     let dir = materialize(&settings.cache, &skill.name, &payload)?;
     let loaded = Skill::load(&dir, &dir.join(SKILL_MD))
         .map_err(|err| Error::msg(format!("cannot read `{}`", skill.name)).with_source(err))?;
@@ -77,6 +83,28 @@ pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         printer.data(&prompt)?;
     }
     Ok(ExitStatus::Success)
+}
+
+/// Runs `add`'s install gate on `payload`: a refusal is printed as `add` prints it, and nothing
+/// of the skill is printed, written or handed to an agent.
+fn passes_gate(
+    args: &UseArgs,
+    skill: &Offered,
+    origin: &Origin,
+    payload: &install::Payload,
+    printer: &Printer,
+) -> Result<bool, Error> {
+    let mut gate = crate::gate::Gate::new(&args.gate, printer)?;
+    let folder = crate::skill::name::folder_name(&skill.name).unwrap_or_else(|| skill.name.clone());
+    let shown = crate::gate::shown_dir(origin.source_type, &origin.source, skill.path.as_str());
+    let candidate = crate::gate::Candidate {
+        name: &skill.name,
+        folder: &folder,
+        source: &origin.source,
+        shown_dir: &shown,
+        locked: &[],
+    };
+    Ok(gate.check(&candidate, payload, printer).is_some())
 }
 
 /// The command that starts `agent`.

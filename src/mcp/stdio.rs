@@ -4,7 +4,7 @@
 //! then waits forever), and ends the whole session when a notification or response arrives before
 //! the first request. This gate reads stdin line by line, bounded: it answers an oversized line
 //! with -32600 and unparsable JSON with -32700, drops what would end the session before it has
-//! started, and passes everything else on. One writer task puts rmcp's lines and the gate's own
+//! started, and passes everything else on; its replies wait in a bounded queue. One writer task puts rmcp's lines and the gate's own
 //! replies on stdout, so lines never interleave. Nothing else ever writes to stdout.
 
 use serde_json::{Value, json};
@@ -14,6 +14,11 @@ use tokio::task::JoinHandle;
 
 /// The longest request line accepted (MCP requests are small; a bigger one gets -32600).
 pub const MAX_LINE: usize = 4 << 20;
+
+/// The gate's own replies waiting for stdout. When the client does not read them, the queue
+/// fills and the gate stops reading stdin until it drains — the backpressure a pipe gives —
+/// so a client that writes garbage and never reads cannot grow the server's memory.
+const QUEUED_REPLIES: usize = 64;
 
 /// The two ends rmcp talks to, and the tasks behind them.
 pub struct Gate {
@@ -44,11 +49,13 @@ pub fn open() -> Gate {
     let (eof_sender, eof) = watch::channel(false);
     let (to_rmcp, mut feed) = tokio::io::duplex(1 << 16);
     let (from_rmcp, output) = tokio::io::duplex(1 << 16);
-    let (replies, mut replies_in) = mpsc::unbounded_channel::<String>();
+    let (replies, mut replies_in) = mpsc::channel::<String>(QUEUED_REPLIES);
     tokio::spawn(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
         let mut line = Vec::new();
         let mut started = false;
+        // Built once: a flood of garbage lines costs a copy per line, not a JSON document.
+        let not_json = reply(-32700, "parse error: not JSON");
         loop {
             line.clear();
             let limit = MAX_LINE as u64 + 1;
@@ -60,14 +67,14 @@ pub fn open() -> Gate {
             }
             if read as u64 == limit && !line.ends_with(b"\n") {
                 skip_rest_of_line(&mut stdin).await;
-                let _ = replies.send(reply(-32600, "request too large"));
+                let _ = replies.send(reply(-32600, "request too large")).await;
                 continue;
             }
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
             let Ok(message) = serde_json::from_slice::<Value>(&line) else {
-                let _ = replies.send(reply(-32700, "parse error: not JSON"));
+                let _ = replies.send(not_json.clone()).await;
                 continue;
             };
             if !started {
@@ -88,7 +95,8 @@ pub fn open() -> Gate {
         // Dropping `feed` tells rmcp the input is over.
     });
     let writer = tokio::spawn(async move {
-        let mut stdout = tokio::io::stdout();
+        // Buffered, flushed whenever no reply waits: a flood of replies goes out in big writes.
+        let mut stdout = tokio::io::BufWriter::new(tokio::io::stdout());
         let mut lines = BufReader::new(output).lines();
         loop {
             let line = tokio::select! {
@@ -103,8 +111,15 @@ pub fn open() -> Gate {
             {
                 break;
             }
-            let _ = stdout.flush().await;
+            if replies_in.is_empty() {
+                // Let the reader queue what it already has before paying for a write.
+                tokio::task::yield_now().await;
+            }
+            if replies_in.is_empty() && stdout.flush().await.is_err() {
+                break;
+            }
         }
+        let _ = stdout.flush().await;
     });
     Gate {
         transport: (to_rmcp, from_rmcp),

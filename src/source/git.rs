@@ -281,14 +281,16 @@ fn same_host(asked: &str, url: &str) -> bool {
 /// Classifies a libgit2 failure against `url`.
 fn classify(url: &str, err: git2::Error) -> FetchError {
     let message = err.message().to_ascii_lowercase();
-    // What libgit2 says may quote the URL, credentials and all.
-    let err = match super::secret_of(url) {
-        Some(secret) if err.message().contains(secret) => git2::Error::new(
-            err.code(),
-            err.class(),
-            err.message().replace(secret, "***"),
-        ),
-        _ => err,
+    // What libgit2 says may quote the URL, credentials and all, and a server's `ERR` text with
+    // line breaks that would print as lines of our own (a forged `hint:`): one line, no secret.
+    let mut cleaned = err.message().trim_end().replace(['\r', '\n'], " ");
+    if let Some(secret) = super::secret_of(url) {
+        cleaned = cleaned.replace(secret, "***");
+    }
+    let err = if cleaned == err.message() {
+        err
+    } else {
+        git2::Error::new(err.code(), err.class(), cleaned)
     };
     let url = super::redact(url);
     if err.code() == git2::ErrorCode::Auth

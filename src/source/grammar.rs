@@ -96,9 +96,17 @@ pub fn enterprise_host(value: &str) -> Option<String> {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
-    Local { path: PathBuf },
+    Local {
+        path: PathBuf,
+    },
     Git(GitSource),
-    Web { url: String, kind: WebKind },
+    /// `url` is what is requested (credentials typed into it included, as git does); `public`
+    /// is what is recorded in the lock and shown: the same without them ([`super::redact`]).
+    Web {
+        url: String,
+        public: String,
+        kind: WebKind,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,7 +197,8 @@ const FORMS: &str = "use `./path`, `owner/repo[/path][#ref][@skill]`, `github:ow
 `git@host:owner/repo.git`, an `ssh://`, `git://` or `file://` URL, or any other `https://` URL \
 (a well-known skills index, a SKILL.md or an archive)";
 
-/// The first field is always the input as typed (or the `rest` of a [`Selector::Path`]).
+/// The first field is always the input as typed (or the `rest` of a [`Selector::Path`]), with
+/// the credentials typed into a URL taken out ([`quoted`]): an error is printed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SourceError {
     #[error("no source given: the source string is empty")]
@@ -245,7 +254,7 @@ pub fn parse(input: &str, env: &SourceEnv) -> Result<Source, SourceError> {
         return Ok(Source::Local { path });
     }
     if strip_prefix_ci(input, "ext::").is_some() {
-        return Err(SourceError::RemoteHelper(input.to_owned()));
+        return Err(SourceError::RemoteHelper(quoted(input)));
     }
     if let Some(rest) = strip_prefix_ci(input, "github:") {
         return shorthand(rest, input, env)?.ok_or_else(|| unrecognized(input));
@@ -267,8 +276,14 @@ pub fn parse(input: &str, env: &SourceEnv) -> Result<Source, SourceError> {
     scp(input)?.ok_or_else(|| unrecognized(input))
 }
 
+/// `input` as an error may quote it: a token typed into a URL must not reach the terminal, a
+/// CI log or a bug report ([`super::redact`]).
+fn quoted(input: &str) -> String {
+    super::redact(input)
+}
+
 fn unrecognized(input: &str) -> SourceError {
-    SourceError::Unrecognized(input.to_owned())
+    SourceError::Unrecognized(quoted(input))
 }
 
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
@@ -328,7 +343,7 @@ fn no_subpath(git_ref: Option<String>) -> Selector {
 fn local_path(input: &str, env: &SourceEnv) -> Result<Option<PathBuf>, SourceError> {
     let after_tilde = input.strip_prefix('~');
     if let Some(after) = after_tilde.filter(|a| a.is_empty() || a.starts_with(['/', '\\'])) {
-        let no_home = || SourceError::NoHome(input.to_owned());
+        let no_home = || SourceError::NoHome(quoted(input));
         let home = env.home.as_ref().ok_or_else(no_home)?;
         return Ok(Some(normalize(
             &home.join(after.trim_start_matches(['/', '\\'])),
@@ -377,7 +392,7 @@ fn split_suffixes<'a>(s: &'a str, input: &str) -> (&'a str, Result<Suffixes, Sou
         },
     };
     if skill.is_some_and(|k| k.trim().is_empty()) {
-        return (main, Err(SourceError::EmptySkill(input.to_owned())));
+        return (main, Err(SourceError::EmptySkill(quoted(input))));
     }
     let git_ref = git_ref.map(|r| check_ref(r, input)).transpose();
     (main, git_ref.map(|r| (r, skill.map(str::to_owned))))
@@ -391,7 +406,7 @@ type Suffixes = (Option<String>, Option<String>);
 fn check_ref(git_ref: &str, input: &str) -> Result<String, SourceError> {
     let banned = |c: char| c.is_whitespace() || c.is_control() || "~^:?*[\\".contains(c);
     let reason = if git_ref.is_empty() {
-        return Err(SourceError::EmptyRef(input.to_owned()));
+        return Err(SourceError::EmptyRef(quoted(input)));
     } else if git_ref.starts_with('-') {
         "a ref cannot start with `-`"
     } else if git_ref.contains("..") || git_ref.contains("@{") {
@@ -402,7 +417,7 @@ fn check_ref(git_ref: &str, input: &str) -> Result<String, SourceError> {
         return Ok(git_ref.to_owned());
     };
     let git_ref = git_ref.to_owned();
-    Err(SourceError::InvalidRef(input.to_owned(), git_ref, reason))
+    Err(SourceError::InvalidRef(quoted(input), git_ref, reason))
 }
 
 /// Checks the raw and the percent-decoded text, since either may reach the file system.
@@ -424,7 +439,7 @@ fn clean_subpath(raw: &str, input: &str) -> Result<Option<String>, SourceError> 
                 _ => "a name in it is not a portable file name",
             },
         };
-        return Err(SourceError::UnsafeSubpath(input.to_owned(), reason));
+        return Err(SourceError::UnsafeSubpath(quoted(input), reason));
     }
     let normal = RelPath::normalize(raw).unwrap_or_default();
     Ok((!normal.is_root()).then(|| normal.to_string()))
@@ -484,7 +499,7 @@ fn gitlab_shorthand(s: &str, input: &str, env: &SourceEnv) -> Result<Source, Sou
     let project = project.strip_suffix(".git").unwrap_or(project);
     if project.split('/').count() < 2 || !project.split('/').all(is_name) {
         let expected = "`gitlab:group[/subgroup…]/repo[#ref][@skill]`";
-        return Err(SourceError::NotARepository(input.to_owned(), expected));
+        return Err(SourceError::NotARepository(quoted(input), expected));
     }
     let url = format!("{}/{project}.git", env.gitlab_base);
     let display = format!("gitlab:{project}");
@@ -583,7 +598,8 @@ fn url_source(u: &Url, input: &str, env: &SourceEnv) -> Result<Source, SourceErr
 /// The fragment is dropped: it never reaches the server.
 fn web_source(u: &Url, kind: WebKind) -> Source {
     let url = u.without_fragment.to_owned();
-    Source::Web { url, kind }
+    let public = without_secrets(&url);
+    Source::Web { url, public, kind }
 }
 
 fn fragment_ref(u: &Url, input: &str) -> Result<Selector, SourceError> {
@@ -595,12 +611,12 @@ fn fragment_ref(u: &Url, input: &str) -> Result<Selector, SourceError> {
 fn path_selector(tail: &[&str], blob: bool, input: &str) -> Result<Selector, SourceError> {
     let rest = percent_decode(&tail.join("/"));
     if rest.is_empty() {
-        return Err(SourceError::EmptyRef(input.to_owned()));
+        return Err(SourceError::EmptyRef(quoted(input)));
     }
     clean_subpath(&rest, input)?;
     if blob && !(rest.ends_with("SKILL.md") && rest.contains('/')) {
         let expected = "a blob URL of a `SKILL.md` (use a tree URL for a folder)";
-        return Err(SourceError::NotARepository(input.to_owned(), expected));
+        return Err(SourceError::NotARepository(quoted(input), expected));
     }
     Ok(Selector::Path { rest, blob })
 }
@@ -614,7 +630,7 @@ fn github_url(
     enterprise: bool,
 ) -> Result<Source, SourceError> {
     let expected = "`https://github.com/owner/repo[/tree/<ref>[/<path>]]`";
-    let not_repo = || SourceError::NotARepository(input.to_owned(), expected);
+    let not_repo = || SourceError::NotARepository(quoted(input), expected);
     let segments: Vec<&str> = u.path.split('/').filter(|s| !s.is_empty()).collect();
     let [owner, repo, rest @ ..] = segments.as_slice() else {
         return Err(not_repo());
@@ -644,7 +660,7 @@ fn github_url(
 
 fn gitlab_url(u: &Url, input: &str) -> Result<Source, SourceError> {
     let expected = "`https://host/group[/subgroup…]/repo[/-/tree/<ref>[/<path>]]`";
-    let not_repo = || SourceError::NotARepository(input.to_owned(), expected);
+    let not_repo = || SourceError::NotARepository(quoted(input), expected);
     let (project, action) = match u.path.split_once("/-/") {
         Some((project, action)) => (project, Some(action)),
         None => (u.path, None),
@@ -755,7 +771,7 @@ mod tests {
         let opt = |o: &Option<String>| o.clone().unwrap_or_else(|| "-".into());
         match parse(input, env) {
             Ok(Source::Local { path }) => format!("local {}", path.display()),
-            Ok(Source::Web { url, kind }) => format!("{kind:?} {url}"),
+            Ok(Source::Web { url, kind, .. }) => format!("{kind:?} {url}"),
             Ok(Source::Git(g)) => {
                 let selector = match &g.selector {
                     Selector::Exact { git_ref, subpath } => {

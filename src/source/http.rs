@@ -2,7 +2,10 @@
 //! trusting the system's certificates plus those of `SSL_CERT_FILE`, with proxies from the
 //! environment (`HTTPS_PROXY`, `NO_PROXY`, …), bounded timeouts (`SKILLS_HTTP_TIMEOUT`) and at
 //! most 10 redirects. `GITHUB_TOKEN` goes to GitHub hosts only (and is dropped by redirects to
-//! other hosts). Bodies are read up to a limit, never further.
+//! other hosts). A redirect from a public address to an internal one (loopback, private,
+//! link-local: a cloud's metadata service, an intranet) is refused, unless the request started
+//! at an internal address itself (a local test server, an intranet mirror the user typed).
+//! Bodies are read up to a limit, never further.
 
 use crate::hint::Hint;
 use std::io::Read as _;
@@ -34,6 +37,8 @@ pub enum HttpError {
     TooLarge { url: String, limit: u64 },
     #[error("`{url}` redirects more than {MAX_REDIRECTS} times")]
     Redirects { url: String },
+    #[error("`{url}` redirects to the internal address `{to}`, which is refused")]
+    InternalRedirect { url: String, to: String },
     #[error("`{url}` is not a valid URL")]
     Url { url: String },
     #[error("the request to `{url}` failed")]
@@ -96,6 +101,9 @@ impl Hint for HttpError {
                 Some("for private GitHub content set GITHUB_TOKEN (or GH_TOKEN)".into())
             }
             HttpError::TooLarge { .. } => Some("raise it with --max-download-size".into()),
+            HttpError::InternalRedirect { .. } => Some(
+                "a public site may not send `skills` to loopback, private or link-local addresses; give the internal URL yourself if you trust it".into(),
+            ),
             _ => None,
         }
     }
@@ -194,6 +202,54 @@ fn is_timeout(err: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
+/// A redirect refused by [`redirect_policy`]: where it led.
+#[derive(Debug, thiserror::Error)]
+#[error("a redirect to the internal address `{0}`")]
+struct ToInternal(String);
+
+/// At most [`MAX_REDIRECTS`] redirects, and none from a public address to an internal one.
+fn redirect_policy() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        if attempt.previous().len() > MAX_REDIRECTS {
+            return attempt.error("too many redirects");
+        }
+        let started_inside = attempt.previous().first().is_some_and(is_internal);
+        if !started_inside && is_internal(attempt.url()) {
+            let to = super::redact(attempt.url().as_str());
+            return attempt.error(ToInternal(to));
+        }
+        attempt.follow()
+    })
+}
+
+/// Whether `url` names a loopback, private, link-local or unspecified address (by IP literal,
+/// or `localhost`). A public name that resolves to such an address is not seen here.
+pub fn is_internal(url: &reqwest::Url) -> bool {
+    use std::net::IpAddr;
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    let literal = host.trim_start_matches('[').trim_end_matches(']');
+    let ip = match literal.parse::<IpAddr>() {
+        Ok(IpAddr::V6(ip)) => ip.to_ipv4_mapped().map_or(IpAddr::V6(ip), IpAddr::V4),
+        Ok(ip) => ip,
+        Err(_) => {
+            let name = host.trim_end_matches('.').to_ascii_lowercase();
+            return name == "localhost" || name.ends_with(".localhost");
+        }
+    };
+    match ip {
+        IpAddr::V4(ip) => {
+            ip.is_loopback() || ip.is_private() || ip.is_link_local() || ip.is_unspecified()
+        }
+        IpAddr::V6(ip) => {
+            let unique_local = (ip.segments()[0] & 0xfe00) == 0xfc00;
+            let link_local = (ip.segments()[0] & 0xffc0) == 0xfe80;
+            ip.is_loopback() || ip.is_unspecified() || unique_local || link_local
+        }
+    }
+}
+
 /// An HTTP client with the settings above.
 pub struct Http {
     client: reqwest::blocking::Client,
@@ -213,7 +269,7 @@ impl Http {
             .user_agent(concat!("skills/", env!("CARGO_PKG_VERSION")))
             .timeout(Duration::from_secs(timeout))
             .connect_timeout(Duration::from_secs(timeout.min(10)))
-            .redirect(reqwest::redirect::Policy::limited(MAX_REDIRECTS));
+            .redirect(redirect_policy());
         if let Some(path) = std::env::var_os("SSL_CERT_FILE").filter(|p| !p.is_empty()) {
             let path = std::path::PathBuf::from(path);
             let pem = std::fs::read(&path).map_err(|source| HttpError::CertFile {
@@ -327,6 +383,12 @@ impl Http {
             };
         }
         if err.is_redirect() {
+            use std::error::Error as _;
+            if let Some(ToInternal(to)) = err.source().and_then(|e| e.downcast_ref::<ToInternal>())
+            {
+                let to = to.clone();
+                return HttpError::InternalRedirect { url, to };
+            }
             return HttpError::Redirects { url };
         }
         if rustls_error(&err).is_some() {
@@ -336,5 +398,43 @@ impl Http {
             return HttpError::Connect { url, source: err };
         }
         HttpError::Other { url, source: err }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_internal;
+
+    #[test]
+    fn internal_addresses() {
+        let internal = [
+            "http://127.0.0.1:8080/",
+            "http://127.9.9.9/",
+            "http://10.1.2.3/",
+            "http://172.16.0.1/",
+            "http://172.31.255.255/",
+            "http://192.168.1.1/",
+            "http://169.254.169.254/latest/meta-data/",
+            "http://0.0.0.0/",
+            "http://[::1]/",
+            "http://[fd00::1]/",
+            "http://[fe80::1]/",
+            "http://[::ffff:127.0.0.1]/",
+            "http://localhost:3000/",
+            "http://api.localhost/",
+        ];
+        let public = [
+            "https://example.com/",
+            "http://172.32.0.1/",
+            "http://8.8.8.8/",
+            "http://[2001:db8::1]/",
+            "https://github.com/o/r",
+        ];
+        for url in internal {
+            assert!(is_internal(&reqwest::Url::parse(url).unwrap()), "{url}");
+        }
+        for url in public {
+            assert!(!is_internal(&reqwest::Url::parse(url).unwrap()), "{url}");
+        }
     }
 }

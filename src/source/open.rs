@@ -72,7 +72,7 @@ impl Location {
                 Ok(Location::Folder(path))
             }
             SourceType::WellKnown => match super::parse(&entry.source, env) {
-                Ok(Source::Web { url, kind }) => Ok(Location::Web {
+                Ok(Source::Web { url, kind, .. }) => Ok(Location::Web {
                     url,
                     well_known: kind == WebKind::WellKnown,
                 }),
@@ -465,14 +465,14 @@ impl Sources {
                     skill: git_source.skill.clone(),
                 })
             }
-            Source::Web { url, kind } => Ok(Request {
+            Source::Web { url, public, kind } => Ok(Request {
                 location: Location::Web {
                     url: url.clone(),
                     well_known: *kind == WebKind::WellKnown,
                 },
                 want: Want::Head,
                 origin: Origin {
-                    source: url.clone(),
+                    source: public.clone(),
                     source_type: SourceType::WellKnown,
                     source_url: None,
                     git_ref: None,
@@ -571,7 +571,8 @@ impl Sources {
                     }
                 };
                 offered.clone_from(&fetched.offered);
-                origin.source_url = Some(fetched.source_url.clone());
+                // The index or download URL, which keeps credentials the user typed for it.
+                origin.source_url = Some(super::redact(&fetched.source_url));
                 origin.digest.clone_from(&fetched.digest);
                 transferred = true;
                 Rc::clone(&fetched.tree)

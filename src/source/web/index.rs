@@ -11,7 +11,7 @@ use super::archive::{ArchiveProblem, found, safe_path, unpack};
 use super::memory::{MemoryTree, not_found};
 use super::{SharedWebError, WebError, WebLimits, digest};
 use crate::relpath::RelPath;
-use crate::source::http::Http;
+use crate::source::http::{Http, is_internal};
 use crate::source::tree::{Entry, Kind, SourceTree};
 
 /// How an index serves one skill.
@@ -113,10 +113,16 @@ pub fn parse_index(url: &str, bytes: &[u8]) -> Result<Index, WebError> {
         } else {
             let target = text("url")
                 .ok_or_else(|| bad(&format!("`{name}` has neither `files` nor `url`")))?;
-            let target = reqwest::Url::parse(url)
-                .and_then(|base| base.join(&target))
-                .map_err(|_| bad(&format!("`{name}` has an invalid `url`")))?
-                .to_string();
+            let base = reqwest::Url::parse(url)
+                .map_err(|_| bad(&format!("`{name}` has an invalid `url`")))?;
+            let target = base
+                .join(&target)
+                .map_err(|_| bad(&format!("`{name}` has an invalid `url`")))?;
+            // As for redirects: a public index may not send requests to internal addresses.
+            if is_internal(&target) && !is_internal(&base) {
+                return Err(bad(&format!("`{name}` has a `url` to an internal address")));
+            }
+            let target = target.to_string();
             let digest = text("digest")
                 .filter(|d| {
                     d.strip_prefix("sha256:")

@@ -64,29 +64,31 @@ impl WebLimits {
     }
 }
 
+/// URLs are quoted without the credentials typed into them ([`super::redact`]).
 #[derive(Debug, thiserror::Error)]
 pub enum WebError {
     #[error(transparent)]
     Http(#[from] HttpError),
-    #[error("`{url}` is not a valid skills index: {why}")]
+    #[error("`{}` is not a valid skills index: {why}", super::redact(.url))]
     BadIndex { url: String, why: String },
-    #[error("the index at `{url}` lists an invalid skill name `{name}`")]
+    #[error("the index at `{}` lists an invalid skill name `{name}`", super::redact(.url))]
     BadName { url: String, name: String },
     #[error(
-        "`{url}` does not match its digest: the index says {expected}, the download is {actual}"
+        "`{}` does not match its digest: the index says {expected}, the download is {actual}",
+        super::redact(.url)
     )]
     Digest {
         url: String,
         expected: String,
         actual: String,
     },
-    #[error("the archive `{url}` is refused")]
+    #[error("the archive `{}` is refused", super::redact(.url))]
     Archive {
         url: String,
         #[source]
         problem: archive::ArchiveProblem,
     },
-    #[error("`{url}` is neither a SKILL.md nor a zip, tar or tar.gz archive{found}")]
+    #[error("`{}` is neither a SKILL.md nor a zip, tar or tar.gz archive{found}", super::redact(.url))]
     Unknown { url: String, found: String },
 }
 

@@ -9,6 +9,7 @@ mod checkout;
 mod git;
 mod lockfile;
 mod npm;
+mod redteam_leaks;
 mod redteam_writes;
 mod serve;
 mod text;
