@@ -123,6 +123,17 @@ pub fn check(cx: &mut Cx<'_>) {
         exec::scan_remote_exec(cx, &file.path, text, prose);
         exec::scan_encoded_exec(cx, &file.path, text);
         injection::scan_hidden_instructions(cx, &file.path, text, is_markdown(&file.rel));
+        if !cx.config.family_allowed(super::Family::Security) {
+            let skill_md = cx.skill.map_or("", |s| s.text.as_str());
+            super::flow::scan(
+                cx,
+                &file.path,
+                &file.rel,
+                text,
+                is_markdown(&file.rel),
+                skill_md,
+            );
+        }
         if prose {
             injection::scan_prompt_injection(cx, &file.path, text);
         } else {

@@ -7,6 +7,7 @@
 pub mod compat;
 pub mod content;
 pub mod exec;
+pub mod flow;
 pub mod injection;
 pub mod links;
 pub mod memory;
@@ -270,6 +271,36 @@ impl<'a> Cx<'a> {
         self.diagnostics.push(Diagnostic {
             rule,
             severity: self.config.severity(rule),
+            message,
+            help: None,
+            path: path.to_path_buf(),
+            line: pos.map(|p| p.line),
+            col: pos.map(|p| p.col),
+        });
+        Finding(self.diagnostics.last_mut())
+    }
+
+    /// Records a finding of `rule` at `severity` instead of the rule's own (a quoted attack is a
+    /// warning); `--strict` still makes a warning an error.
+    pub fn report_as(
+        &mut self,
+        rule: &'static Rule,
+        severity: Severity,
+        path: &Path,
+        pos: Option<Pos>,
+        message: String,
+    ) -> Finding<'_> {
+        if self.config.is_allowed(rule) {
+            return Finding(None);
+        }
+        let severity = if self.config.strict && severity == Severity::Warning {
+            Severity::Error
+        } else {
+            severity
+        };
+        self.diagnostics.push(Diagnostic {
+            rule,
+            severity,
             message,
             help: None,
             path: path.to_path_buf(),
