@@ -6,6 +6,7 @@ mod gitfixture;
 mod add;
 mod architecture;
 mod compat;
+mod corpus;
 mod doctor;
 mod dropin;
 mod frontmatter;
