@@ -176,6 +176,7 @@ catalog! {
     SPECIAL_FILE: Security, "security/special-file", Error, "a socket, FIFO or device file";
     HIDDEN_UNICODE: Security, "security/hidden-unicode", Warning, "invisible Unicode: tag characters, zero-width or bidi controls";
     HIDDEN_INSTRUCTIONS: Security, "security/hidden-instructions", Error, "instructions reviewers cannot see: HTML comments addressed to the model, text in invisible characters";
+    MODEL_COMMENT: Security, "security/model-comment", Error, "an HTML comment that speaks to the model without a command, address or secret in it";
     PROMPT_INJECTION: Security, "security/prompt-injection", Error, "text that overrides the model's other instructions or hides what it does from the user";
     REMOTE_EXEC: Security, "security/remote-exec", Error, "a download piped into an interpreter";
     REMOTE_EXEC_DOC: Security, "security/remote-exec-doc", Info, "Markdown that shows a download from an HTTPS host piped into a shell";
