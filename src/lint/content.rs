@@ -120,11 +120,32 @@ pub fn check(cx: &mut Cx<'_>) {
         };
         scan_hidden_unicode(cx, &file.path, text);
         let prose = is_prose(&file.rel, file.is_executable(), text);
+        let before = cx.diagnostics.len();
         exec::scan_remote_exec(cx, &file.path, text, prose);
         exec::scan_encoded_exec(cx, &file.path, text);
         injection::scan_hidden_instructions(cx, &file.path, text, is_markdown(&file.rel));
+        if prose {
+            injection::scan_prompt_injection(cx, &file.path, text);
+        } else {
+            exec::scan_credential_access(cx, &file.path, text);
+        }
+        let skill_md = cx.skill.map_or("", |s| s.text.as_str());
+        let markdown = is_markdown(&file.rel);
+        let data = !markdown
+            && !prose
+            && !file.is_executable()
+            && super::flow::lex::Lang::of_script(&file.rel, text).is_none();
+        let quotation = if data {
+            Some("a data file, which nothing runs")
+        } else if markdown {
+            super::flow::markdown::quoted_file(text, &file.rel, skill_md)
+        } else {
+            None
+        };
+        if let Some(why) = quotation {
+            cx.soften(before, why);
+        }
         if !cx.config.family_allowed(super::Family::Security) {
-            let skill_md = cx.skill.map_or("", |s| s.text.as_str());
             super::flow::scan(
                 cx,
                 &file.path,
@@ -133,11 +154,6 @@ pub fn check(cx: &mut Cx<'_>) {
                 is_markdown(&file.rel),
                 skill_md,
             );
-        }
-        if prose {
-            injection::scan_prompt_injection(cx, &file.path, text);
-        } else {
-            exec::scan_credential_access(cx, &file.path, text);
         }
         if cx.linked_markdown.contains(&file.rel) {
             let reached = check_links(cx, &file.rel, text, 1);

@@ -310,6 +310,27 @@ impl<'a> Cx<'a> {
         Finding(self.diagnostics.last_mut())
     }
 
+    /// Makes the errors of the rules that judge what a file runs, recorded since `from`,
+    /// warnings, saying `why` (the file is a quotation or data that nothing runs).
+    pub fn soften(&mut self, from: usize, why: &str) {
+        const RUN_RULES: [&Rule; 5] = [
+            &rules::REMOTE_EXEC,
+            &rules::ENCODED_EXEC,
+            &rules::HIDDEN_INSTRUCTIONS,
+            &rules::PROMPT_INJECTION,
+            &rules::CREDENTIAL_ACCESS,
+        ];
+        for d in self.diagnostics.iter_mut().skip(from) {
+            if d.severity == Severity::Error
+                && !self.config.strict
+                && RUN_RULES.iter().any(|r| std::ptr::eq(*r, d.rule))
+            {
+                d.severity = Severity::Warning;
+                d.message = format!("{} (not refused: {why})", d.message);
+            }
+        }
+    }
+
     /// Records a finding in SKILL.md.
     pub fn at(&mut self, rule: &'static Rule, pos: Option<Pos>, message: String) -> Finding<'_> {
         let file = self.entry.file.clone();

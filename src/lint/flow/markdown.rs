@@ -153,6 +153,22 @@ fn quotation(lead: &str, last: &str, block: &str, reference_untold: bool) -> Opt
     None
 }
 
+/// Why a whole Markdown file `rel` is a quotation: a reference SKILL.md never tells the agent
+/// to run or follow, whose text describes attacks (a catalogue of examples for a security
+/// review). Its hidden comments and injection phrases are then examples too.
+pub fn quoted_file(text: &str, rel: &str, skill_md: &str) -> Option<&'static str> {
+    if rel.eq_ignore_ascii_case("SKILL.md") || told_to_run(skill_md, rel) {
+        return None;
+    }
+    let head = &text[..(0..=text.len().min(4096))
+        .rev()
+        .find(|i| text.is_char_boundary(*i))
+        .unwrap_or(0)];
+    QUOTING
+        .is_match(head)
+        .then_some("a reference of attack examples that SKILL.md never tells the agent to follow")
+}
+
 /// Commands worth reading in an inline code span of prose.
 static INLINE_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(

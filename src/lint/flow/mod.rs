@@ -85,6 +85,7 @@ pub fn analyse(rel: &str, text: &str, markdown: bool, skill_md: &str) -> Vec<Hit
     };
     let mut prepared = Vec::with_capacity(units.len());
     for unit in &units {
+        let start_of_hits = hits.len();
         let body = &text[unit.start..unit.end];
         let toks = lex::tokens(body, unit.lang);
         let stmts: Vec<taint::Stmt> = lex::statements(body, &toks, unit.lang)
@@ -105,6 +106,9 @@ pub fn analyse(rel: &str, text: &str, markdown: bool, skill_md: &str) -> Vec<Hit
                 }
             }
         }
+        if let Some(hit) = persistence_payload(body, unit, &stmts, start_of_hits, &mut hits) {
+            hits.push(hit);
+        }
         prepared.push(taint::UnitStmts {
             base: unit.start,
             lang: unit.lang,
@@ -114,9 +118,76 @@ pub fn analyse(rel: &str, text: &str, markdown: bool, skill_md: &str) -> Vec<Hit
     }
     taint::analyse(&prepared, &mut hits, text);
     for p in &prose_units {
-        prose::scan(&text[p.start..p.end], p.start, p.quoted, &mut hits);
+        let after = floor(text, (p.end + 400).min(text.len()));
+        prose::scan(
+            &text[p.start..p.end],
+            &text[p.start..after],
+            p.start,
+            p.quoted,
+            &mut hits,
+        );
     }
     hits
+}
+
+fn floor(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// What makes a scheduled or start-up command an attack rather than the user's own job: it
+/// reaches the network, decodes or evaluates code, hides its window, or opens a tunnel.
+static PAYLOAD: LazyLock<Regex> = LazyLock::new(|| {
+    crate::lint::exec::ascii_regex(
+        r"(?ix)\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|nc|ncat|socat|fetch|urlopen|requests|http\.get|telnet)\b|https?://|/dev/tcp|\bbase64\b|\beval\b|\biex\b|-w\s+hidden|windowstyle\s+hidden|\bssh\s+(-\w+\s+)*-\w*R|authorized_keys|\bxmrig\b|stratum",
+    )
+});
+
+/// Shell start-up files named anywhere in a unit.
+static RC_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"\.(bashrc|bash_profile|bash_login|zshrc|zprofile|zshenv|zlogin)\b|[\s'"/]\.profile\b|config\.fish|\$PROFILE\b"#)
+        .expect("static regex builds")
+});
+
+static APPEND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"appendFile|open\([^)]*['"]a|>>|(?i:add-content)|\btee\s+-a\b|\.write\("#)
+        .expect("static regex builds")
+});
+
+/// Persistence is refused when what it installs is a payload ([`PAYLOAD`]) in the same unit;
+/// a schedule of the user's own job is a warning. A unit that appends a payload to a start-up
+/// file named elsewhere in it (a loop over `.bashrc`, `.zshenv`) is persistence too.
+fn persistence_payload(
+    body: &str,
+    unit: &Unit,
+    stmts: &[taint::Stmt],
+    from: usize,
+    hits: &mut [Hit],
+) -> Option<Hit> {
+    let payload = stmts.iter().any(|s| PAYLOAD.is_match(&s.code));
+    let mut found = false;
+    for hit in &mut hits[from..] {
+        if std::ptr::eq(hit.rule, &crate::lint::rules::PERSISTENCE) {
+            found = true;
+            if !payload && hit.quoted.is_none() {
+                hit.quoted =
+                    Some("what it schedules reaches no network and runs no hidden code; review it");
+            }
+        }
+    }
+    if found || !payload || unit.quoted.is_some() {
+        return None;
+    }
+    let rc = RC_FILE.find(body)?;
+    stmts.iter().any(|s| APPEND.is_match(&s.code)).then(|| Hit {
+        rule: &crate::lint::rules::PERSISTENCE,
+        at: unit.start + rc.start(),
+        message: format!("`{}` gets a command appended that runs at every shell start", rc.as_str().trim()),
+        help: "a skill runs when the user asks; it never installs cron jobs, login items, shell start-up lines or git hooks",
+        quoted: None,
+    })
 }
 
 static ENCODED_RUN: LazyLock<Regex> = LazyLock::new(|| {
@@ -152,7 +223,7 @@ fn report(cx: &mut Cx<'_>, path: &Path, text: &str, mut hits: Vec<Hit>) {
         let (severity, message) = match hit.quoted {
             Some(why) => (
                 Severity::Warning,
-                format!("{} — quoted, not run: {why}", hit.message),
+                format!("{} (not refused: {why})", hit.message),
             ),
             None => (hit.rule.severity, hit.message),
         };

@@ -56,9 +56,17 @@ fn negated(sentence: &str) -> bool {
 }
 
 /// Findings in the prose paragraph `text` at file offset `at`.
-pub fn scan(text: &str, at: usize, quoted: Option<&'static str>, hits: &mut Vec<Hit>) {
+/// `around` is the paragraph with what follows it (a block it introduces).
+pub fn scan(
+    text: &str,
+    around: &str,
+    at: usize,
+    quoted: Option<&'static str>,
+    hits: &mut Vec<Hit>,
+) {
     if text.len() > 8 * 1024 {
-        return scan(&text[..floor(text, 8 * 1024)], at, quoted, hits);
+        let cut = &text[..floor(text, 8 * 1024)];
+        return scan(cut, cut, at, quoted, hits);
     }
     let conceal = CONCEAL.find_iter(text).find(|m| {
         let s = m.as_str().to_ascii_lowercase();
@@ -73,7 +81,7 @@ pub fn scan(text: &str, at: usize, quoted: Option<&'static str>, hits: &mut Vec<
     let unskippable = UNSKIPPABLE.find(text);
     if conceal.is_some() || unskippable.is_some() {
         let send = SEND.find(text);
-        let dest = DESTINATION.find(text);
+        let dest = DESTINATION.find(text).or_else(|| DESTINATION.find(around));
         let sensitive = SENSITIVE.find(text);
         let fires = match (conceal, unskippable) {
             (Some(_), _) => send.is_some() && (dest.is_some() || sensitive.is_some()),
@@ -97,9 +105,37 @@ pub fn scan(text: &str, at: usize, quoted: Option<&'static str>, hits: &mut Vec<
             });
         }
     }
+    if let Some(m) = PASTE_RUN.find(text) {
+        hits.push(Hit {
+            rule: &rules::DROPPER,
+            at: at + m.start(),
+            message: format!(
+                "`{}`: a program downloaded from a paste or anonymous file site and run",
+                excerpt(m.as_str())
+            ),
+            help: "ship the tool's source or point to its official release",
+            quoted,
+        });
+    }
+    if let Some(m) = ENCODE_SECRET.find(text)
+        && let Some(url) = DESTINATION.find(around)
+        && url.as_str().contains("://")
+    {
+        hits.push(Hit {
+            rule: &rules::COVERT_INSTRUCTION,
+            at: at + m.start(),
+            message: format!(
+                "the instructions encode \"{}\" into what the agent sends to `{}`",
+                excerpt(m.as_str()),
+                excerpt(url.as_str())
+            ),
+            help: "a skill never asks the agent to send the user's secrets anywhere",
+            quoted,
+        });
+    }
     static ARCHIVE_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
         ascii_regex(
-            r"(?ix)\.(zip|7z|rar)\b[^\n]{0,160}\b(password|passcode|pass|pwd)\b\s*(is\s*)?[:=]?\s*`?\S+|\b(password|passcode|pwd)\b\s*(is\s*)?[:=]\s*`?\S+[^\n]{0,160}\.(zip|7z|rar)\b",
+            r"(?ixs)\.(zip|7z|rar)\b.{0,200}?\b(password|passcode|pass|pwd)\b\s*(is\s*)?[:=]?\s*`?\S+|\b(password|passcode|pwd)\b\s*(is\s*)?[:=]\s*`?\S+.{0,200}?\.(zip|7z|rar)\b",
         )
     });
     if let Some(m) = ARCHIVE_PASSWORD.find(text) {
@@ -116,6 +152,20 @@ pub fn scan(text: &str, at: usize, quoted: Option<&'static str>, hits: &mut Vec<
     }
 }
 
+/// A download from a paste site or an anonymous file host that the prose asks to run.
+static PASTE_RUN: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?ixs)\b(download|fetch|get|grab|save)\b.{0,80}?https?://(www\.)?(pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|termbin\.com|ix\.io|0x0\.st|transfer\.sh|rentry\.(co|org)|glot\.io|dpaste\.\w+|controlc\.com|justpaste\.it|gofile\.io|file\.io|catbox\.moe|mega\.nz|temp\.sh|bashupload\.com)\S*.{0,160}?\b(run|execute|install|open|launch|start)\b",
+    )
+});
+
+/// Secret text encoded into something the agent publishes (an image URL, a badge).
+static ENCODE_SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?ixs)\b(base64|hex|encode[ds]?|url-?encode[ds]?)\b.{0,80}?(\.env\b|id_rsa|credentials|tokens?\b|api\s+keys?|secrets?\b|passwords?|cookies?|ssh\s+keys?)|(\.env\b|id_rsa|credentials|tokens?\b|api\s+keys?|secrets?\b|passwords?|cookies?)\b.{0,80}?\b(base64|hex-?encoded|encoded)\b",
+    )
+});
+
 fn floor(text: &str, mut i: usize) -> usize {
     while !text.is_char_boundary(i) {
         i -= 1;
@@ -129,7 +179,7 @@ mod tests {
 
     fn fires(text: &str) -> bool {
         let mut hits = Vec::new();
-        scan(text, 0, None, &mut hits);
+        scan(text, text, 0, None, &mut hits);
         !hits.is_empty()
     }
 

@@ -685,6 +685,58 @@ struct State {
     handles: HashMap<String, String>,
     /// Files tainted data was written to.
     files: Vec<(String, Source)>,
+    /// Names that hold the home folder itself or a path of the agent's configuration.
+    locs: HashMap<String, (Loc, usize)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Loc {
+    Home,
+    Agent,
+}
+
+static HOME_ROOT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"^[\s(\[{,]*["']?(~/?|\$HOME/?|\$\{HOME\}/?|Path\.home\(\)|pathlib\.Path\.home\(\)|os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|os\.homedir\(\)|homedir\(\)|\$env:USERPROFILE|\$env:HOME|os\.environ\[['"]HOME['"]\]|os\.getenv\(\s*['"]HOME['"]\s*\)|process\.env\.HOME)["']?[\s)\]},;:]*$"#,
+    )
+    .expect("static regex builds")
+});
+
+static AGENT_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(^|[/\\'"\s])\.(claude|cursor|codex|gemini|codeium|windsurf|continue)([/\\'"]|$)|\.claude\.json|mcp(_config)?\.json"#)
+        .expect("static regex builds")
+});
+
+static DELETE: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?x)\brm\s+(-\w+\s+)*-\w*[rRf]|\bshutil\.rmtree\b|\bos\.(remove|unlink|removedirs)\b|\.unlink\s*\(|\.rmdir\s*\(|(?i:\bremove-item\b)|\brmSync\b|\brimraf\b|\bunlinkSync\b|\bfs\.rm\b|\s-delete\b|-exec\s+rm\b",
+    )
+});
+
+static WRITE: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"(?x)\bwriteFile(Sync)?\b|\bappendFile(Sync)?\b|\bwrite_text\b|\bwrite_bytes\b|\bopen\([^)]*['"][wa]\+?['"]|\bjson\.dump\b|(?i:\b(set-content|add-content|out-file)\b)|>>|\s>\s*["'$~/]|\btee\b|\bsed\s+-i|\bcp\s|\bmv\s"#,
+    )
+});
+
+/// Whether `name` stands in `code` as a whole argument (`"$name"`, `$name/*`, `name,`), not as
+/// the start of a longer path.
+fn whole_arg(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            return false;
+        }
+        let rest = code[at + name.len()..].trim_start_matches(['}', '"', '\'']);
+        let rest = rest
+            .strip_prefix("/*")
+            .or_else(|| rest.strip_prefix("/.[!.]*"))
+            .or_else(|| rest.strip_prefix("\\*"))
+            .or_else(|| rest.strip_prefix('/'))
+            .unwrap_or(rest)
+            .trim_start_matches(['"', '\'']);
+        rest.is_empty() || rest.starts_with([' ', ',', ')', ';', '\n', '\t', ']', '|', '&'])
+    })
 }
 
 static DEF: LazyLock<Regex> = LazyLock::new(|| {
@@ -868,6 +920,12 @@ impl State {
                     if let Some(path) = opened_path(&s.code) {
                         self.handles.entry(name.clone()).or_insert(path);
                     }
+                    if !self.locs.contains_key(name)
+                        && let Some(loc) = self.location(s)
+                    {
+                        self.locs.insert(name.clone(), (loc, at));
+                        changed = true;
+                    }
                 }
                 // Tainted data written to a file taints the file.
                 if let Some(src) = &taint {
@@ -933,6 +991,25 @@ impl State {
         changed
     }
 
+    /// What location a statement assigns: the home folder itself, or a path of the agent's
+    /// configuration (directly or through names that hold one).
+    fn location(&self, s: &Stmt) -> Option<Loc> {
+        let rhs = s.code.get(s.rhs_at..).unwrap_or("");
+        if HOME_ROOT.is_match(rhs) {
+            return Some(Loc::Home);
+        }
+        if AGENT_PATH.is_match(rhs) || s.strings.iter().any(|p| AGENT_PATH.is_match(p)) {
+            return Some(Loc::Agent);
+        }
+        s.refs
+            .iter()
+            .filter(|r| !s.assigns.contains(r))
+            .find_map(|r| match self.locs.get(r.as_str()) {
+                Some((Loc::Agent, _)) => Some(Loc::Agent),
+                _ => None,
+            })
+    }
+
     /// The constant text a statement assigns: its string literals joined, with the values of
     /// constants it reads, decoded when it decodes.
     fn constant(&self, s: &Stmt) -> Option<(String, bool)> {
@@ -987,7 +1064,7 @@ fn opened_path(code: &str) -> Option<String> {
 
 static WRITTEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?:>>?|\btee\s+(?:-a\s+)?|writeFile(?:Sync)?\(\s*|\.save\(\s*|Out-File\s+(?:-FilePath\s+)?|Set-Content\s+(?:-Path\s+)?|\bopen\(\s*)['"]?([~$\w./\\:-]*[./][\w-]+)"#,
+        r#"(?:>>?\s*|\btee\s+(?:-a\s+)?|writeFile(?:Sync)?\(\s*|appendFile(?:Sync)?\(\s*|\.save\(\s*|Out-File\s+(?:-FilePath\s+)?|Set-Content\s+(?:-Path\s+)?|Add-Content\s+(?:-Path\s+)?|\bopen\(\s*)['"]?([~$\w./\\:-]*[./][\w-]+)"#,
     )
     .expect("static regex builds")
 });
@@ -996,6 +1073,59 @@ fn written_path(code: &str) -> Option<String> {
     let c = WRITTEN.captures(code)?;
     let path = c[1].to_owned();
     (path.len() >= 3 && !path.starts_with("/dev/null") && !path.starts_with("&")).then_some(path)
+}
+
+/// Deleting the home folder, or writing or deleting the agent's configuration or other skills,
+/// through names that hold them.
+fn tamper(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hit>, text: &str) {
+    let deletes = DELETE.find(&s.code);
+    let writes = WRITE.find(&s.code);
+    let Some(op) = deletes.or(writes) else {
+        return;
+    };
+    let at = unit.base + s.start;
+    let held = |loc: Loc| {
+        s.refs
+            .iter()
+            .chain(&s.words)
+            .filter(|r| !s.assigns.contains(r))
+            .find(|r| state.locs.get(r.as_str()).is_some_and(|(l, _)| *l == loc))
+    };
+    let message = if deletes.is_some()
+        && let Some(name) = held(Loc::Home).filter(|n| whole_arg(&s.code, n))
+    {
+        let line = line_of(text, state.locs[name.as_str()].1);
+        format!(
+            "`{}` deletes `{name}`, the home folder (line {line})",
+            op.as_str().trim()
+        )
+    } else if let Some(name) = held(Loc::Agent) {
+        let line = line_of(text, state.locs[name.as_str()].1);
+        format!(
+            "`{}` changes `{name}`, the agent's configuration or its skills (line {line})",
+            op.as_str().trim()
+        )
+    } else if AGENT_PATH.is_match(&s.code)
+        && (s.code.contains("settings")
+            || s.code.contains("mcp")
+            || s.code.contains("*/SKILL.md")
+            || s.code.contains("hooks"))
+        && !s.code.trim_start().starts_with("cat ")
+    {
+        format!(
+            "`{}` changes the agent's configuration or other skills",
+            op.as_str().trim()
+        )
+    } else {
+        return;
+    };
+    hits.push(Hit {
+        rule: &rules::TAMPERING,
+        at,
+        message,
+        help: "a skill never deletes the user's home and never edits the agent's settings or other skills",
+        quoted: unit.quoted,
+    });
 }
 
 /// Runs the analysis over the units of one file and returns what reaches a sink.
@@ -1010,6 +1140,7 @@ pub fn analyse(units: &[UnitStmts], hits: &mut Vec<Hit>, text: &str) {
     for unit in units {
         for s in &unit.stmts {
             sinks(&state, unit, s, hits, text);
+            tamper(&state, unit, s, hits, text);
         }
     }
 }
