@@ -420,9 +420,12 @@ mod tests {
                 found.push(body.to_owned());
             }
         }
-        let mut all: Vec<(usize, String)> = found.into_iter().map(|b| (0, b)).collect();
+        let mut all: Vec<(usize, &'static rules::Rule, String)> = found
+            .into_iter()
+            .map(|b| (0, &rules::HIDDEN_INSTRUCTIONS, b))
+            .collect();
         smuggled(text, &mut all);
-        all.into_iter().map(|(_, m)| m).collect()
+        all.into_iter().map(|(.., m)| m).collect()
     }
 
     #[test]
@@ -457,7 +460,7 @@ mod tests {
         let mut found = Vec::new();
         smuggled(&text, &mut found);
         assert_eq!(found.len(), 1);
-        assert!(found[0].1.contains("\"run rm -rf ~\""), "{found:?}");
+        assert!(found[0].2.contains("\"run rm -rf ~\""), "{found:?}");
         let zw = "\u{200B}\u{200C}".repeat(8);
         let mut found = Vec::new();
         smuggled(&format!("Hello{zw}world"), &mut found);

@@ -71,12 +71,12 @@ fn fences(text: &str) -> Vec<Fence> {
 /// Words of prose that name or explain an attack: what follows is shown, not asked for.
 static QUOTING: LazyLock<Regex> = LazyLock::new(|| {
     super::super::exec::ascii_regex(
-        r"(?ix)\b(malicious|maliciously|malware|attacks?|attackers?|attacker's|exploits?|exploited|exploitation|payloads?|backdoors?|backdoored
-        |exfiltrat\w*|vulnerab\w*|insecure|red\s+flags?|indicators?\s+of\s+compromise|iocs?|detect|detects|detecting|detection|detector
-        |suspicious|never\s+run|do\s+not\s+run|don'?t\s+run|bad\s+example|anti-?patterns?|threats?|adversar\w*|phishing|compromised?
-        |poisoning|injection|ttps?|signatures?|known[- ]bad|flag(ged|s)?\s+(this|these|it|them)|look\s+for|looks\s+for|scan\s+for|hunt\w*
-        |example\s+of\s+(a|an|the)\b|dangerous|typosquat\w*|ransomware|trojan|stealer|infostealer|clawhavoc|campaign|sample)\b
-        |❌|⚠",
+        r"(?ix)\b(malicious|maliciously|malware|attacks?|attackers?|attacker's|exploits?|exploited|exploitation|backdoors?|backdoored
+        |exfiltrat\w*|vulnerab\w*|insecure|red\s+flags?|indicators?\s+of\s+compromise|iocs?|never\s+run|do\s+not\s+run|don'?t\s+run
+        |bad\s+example|anti-?patterns?|threat\s+(model|actor|intel\w*)|adversar\w*|phishing|compromised|prompt\s+injection|tool\s+poisoning
+        |example\s+of\s+(a|an)\s+(\w+\s+)?(attack|payload|exploit|injection|malicious)|known[- ]bad|typosquat\w*|ransomware|trojan|infostealer|clawhavoc
+        |detection\s+rules?|to\s+detect\s+(malicious|attacks?|exfil\w*|reverse|backdoor|miners?|droppers?|injection))\b
+        |❌",
     )
 });
 
@@ -140,7 +140,20 @@ fn told_to_run(skill_md: &str, rel: &str) -> bool {
 
 /// Why the code introduced by `lead` (last prose line `last`) in file `rel` is a quotation.
 fn quotation(lead: &str, last: &str, block: &str, reference_untold: bool) -> Option<&'static str> {
-    let first_lines: String = block.lines().take(2).collect::<Vec<_>>().join("\n");
+    // The block's own leading comments (`# …`, `// …`, `<!-- … -->`), not its code.
+    let first_lines: String = block
+        .lines()
+        .take(3)
+        .filter(|l| {
+            let t = l.trim_start();
+            t.starts_with('#') && !t.starts_with("#!")
+                || t.starts_with("//")
+                || t.starts_with("<!--")
+                || t.starts_with("--")
+                || t.starts_with("REM ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
     if QUOTING.is_match(lead) {
         return Some("the text around it describes an attack");
     }

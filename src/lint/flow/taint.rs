@@ -193,7 +193,10 @@ fn assignment(text: &str, toks: &[Token], lang: Lang, base: usize) -> (Vec<Strin
         _ => None,
     };
     let mut k = 0;
-    while k < code.len() && word(code[k]).is_some_and(|w| ASSIGN_KEYWORDS.contains(&w)) {
+    while k + 1 < code.len()
+        && word(code[k]).is_some_and(|w| ASSIGN_KEYWORDS.contains(&w))
+        && word(code[k + 1]).is_some()
+    {
         k += 1;
     }
     // `for x in …` / `for (const x of …)` / `foreach ($x in …)`.
@@ -246,7 +249,9 @@ fn assignment(text: &str, toks: &[Token], lang: Lang, base: usize) -> (Vec<Strin
                 let next = code.get(i + 1).map(|n| n.kind);
                 let prev = i.checked_sub(1).map(|p| code[p].kind);
                 let adjacent_prev = i > 0 && code[i - 1].end == t.start;
-                let compare = matches!(next, Some(Kind::Punct(b'=' | b'>' | b'~')))
+                let regex_match = lang != Lang::Shell && matches!(next, Some(Kind::Punct(b'~')));
+                let compare = regex_match
+                    || matches!(next, Some(Kind::Punct(b'=' | b'>')))
                     || (adjacent_prev
                         && matches!(prev, Some(Kind::Punct(b'=' | b'!' | b'<' | b'>'))));
                 if compare || names.is_empty() || depth > 0 {
@@ -387,6 +392,11 @@ static NAMED_ENV: LazyLock<Regex> = LazyLock::new(|| {
     .expect("static regex builds")
 });
 
+static NAMED_BY_CONST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:os\.environ\.get|os\.getenv|getenv|os\.environ\[|process\.env\[|ENV\[|ENV\.fetch\()\(?\s*([A-Za-z_]\w*)\s*[,)\]]")
+        .expect("static regex builds")
+});
+
 static WHOLE_ENV: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r#"(?x)\bos\.environ\b(\s*\.\s*(\w+))?|\bprocess\.env\b(\s*[.\[])?|/proc/(self|\d+|\$\w+|\*)/environ
@@ -426,7 +436,13 @@ fn uses_store(code: &str) -> bool {
 
 /// The first source read in `code` (of the language `lang`), with shell variables `refs` that
 /// the file never assigned.
-fn source_in(code: &str, refs: &[String], clean: &HashSet<String>, at: usize) -> Option<Source> {
+fn source_in(
+    code: &str,
+    refs: &[String],
+    clean: &HashSet<String>,
+    consts: &HashMap<String, (String, bool)>,
+    at: usize,
+) -> Option<Source> {
     for m in WHOLE_ENV.captures_iter(code) {
         let whole = m.get(0).map_or("", |x| x.as_str()).trim();
         if whole.starts_with("os.environ") {
@@ -473,6 +489,13 @@ fn source_in(code: &str, refs: &[String], clean: &HashSet<String>, at: usize) ->
             at,
             kind: SourceKind::Store,
         });
+    }
+    for c in NAMED_BY_CONST.captures_iter(code) {
+        if let Some((value, _)) = consts.get(&c[1])
+            && secret_name(value)
+        {
+            return Some(secret(value, at));
+        }
     }
     for c in NAMED_ENV.captures_iter(code) {
         let name = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
@@ -633,6 +656,28 @@ const ALIASES: &[(&str, &[&str])] = &[
     ("gitlab", &["gitlab"]),
 ];
 
+/// The label of `host` that names who runs it: `openai` in `api.openai.com`, `npm-audit-plus`
+/// in `advisories.npm-audit-plus.com` (the label before the public suffix, `co.uk`-style
+/// suffixes skipped).
+fn owner_label(host: &str) -> &str {
+    let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
+    match labels.len() {
+        0 => "",
+        1 => labels[0],
+        n => {
+            let second = labels[n - 2];
+            if n >= 3
+                && matches!(second, "co" | "com" | "net" | "org" | "ac" | "gov")
+                && labels[n - 1].len() == 2
+            {
+                labels[n - 3]
+            } else {
+                second
+            }
+        }
+    }
+}
+
 /// Whether a secret whose name has the vendor words `vendors` belongs at `host`.
 fn belongs(vendors: &[String], host: &str) -> bool {
     if vendors.iter().any(|v| NEVER_SENT.contains(&v.as_str())) {
@@ -641,15 +686,16 @@ fn belongs(vendors: &[String], host: &str) -> bool {
     if vendors.is_empty() {
         return true;
     }
-    let labels: Vec<&str> = host.split(['.', '-']).collect();
+    let owner = owner_label(host);
     vendors.iter().any(|v| {
         let aliases = ALIASES
             .iter()
             .find(|(w, _)| w == v)
             .map_or(&[][..], |(_, a)| *a);
-        host.contains(v.as_str())
-            || aliases.iter().any(|a| host.contains(a))
-            || labels.iter().any(|l| l.len() >= 4 && v.contains(l))
+        owner == v.as_str()
+            || aliases.contains(&owner)
+            || (owner.starts_with(v.as_str()) && owner.len() <= v.len() + 2)
+            || (v.starts_with(owner) && owner.len() >= 4)
     })
 }
 
@@ -863,7 +909,7 @@ impl State {
     /// The taint of `text` (a piece of a statement's code) given what is tainted so far.
     fn taint_of(&self, s: &Stmt, from: usize, at: usize) -> Option<Source> {
         let code = s.code.get(from..).unwrap_or("");
-        if let Some(src) = source_in(code, &s.refs, &self.clean, at) {
+        if let Some(src) = source_in(code, &s.refs, &self.clean, &self.consts, at) {
             return Some(src);
         }
         for r in &s.refs {
@@ -967,18 +1013,19 @@ impl State {
                             if self.taint.contains_key(param) {
                                 continue;
                             }
-                            let src = source_in(arg, &[], &self.clean, at).or_else(|| {
-                                s.words
-                                    .iter()
-                                    .filter(|r| contains_word(arg, r))
-                                    .find_map(|r| {
-                                        let var = s.refs.contains(r);
-                                        var.then(|| self.taint.get(r.as_str()))
-                                            .flatten()
-                                            .or_else(|| self.funcs.get(r.as_str()))
-                                            .cloned()
-                                    })
-                            });
+                            let src =
+                                source_in(arg, &[], &self.clean, &self.consts, at).or_else(|| {
+                                    s.words
+                                        .iter()
+                                        .filter(|r| contains_word(arg, r))
+                                        .find_map(|r| {
+                                            let var = s.refs.contains(r);
+                                            var.then(|| self.taint.get(r.as_str()))
+                                                .flatten()
+                                                .or_else(|| self.funcs.get(r.as_str()))
+                                                .cloned()
+                                        })
+                                });
                             if let Some(src) = src {
                                 self.taint.insert(param.clone(), src);
                                 changed = true;
@@ -1291,6 +1338,12 @@ mod tests {
         ));
         assert!(!belongs(&vendor_words("JWT_SECRET"), "api.example.com"));
         assert!(belongs(&vendor_words("API_KEY"), "api.weather.example"));
+        assert!(!belongs(
+            &vendor_words("NPM_TOKEN"),
+            "advisories.npm-audit-plus.com"
+        ));
+        assert!(belongs(&vendor_words("NPM_TOKEN"), "registry.npmjs.org"));
+        assert!(belongs(&vendor_words("HF_TOKEN"), "huggingface.co"));
         assert!(secret_name("ANTHROPIC_API_KEY"));
         assert!(secret_name("JWT_SECRET"));
         assert!(!secret_name("HOME"));
