@@ -97,6 +97,14 @@ static INSTALL: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Names that say they belong to a company, not to the public registry.
+static INTERNAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(^|[-_./@])(internal|corp|corporate|private|intranet|company|inhouse|in-house)([-_./]|$)",
+    )
+    .expect("static regex builds")
+});
+
 /// Options whose value is the next word.
 const VALUE_OPTIONS: &[&str] = &[
     "-r",
@@ -145,7 +153,8 @@ static REGISTRY_SETTING: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r#"(?ix)\b(PIP_INDEX_URL|PIP_EXTRA_INDEX_URL|UV_INDEX_URL|UV_EXTRA_INDEX_URL|UV_INDEX|UV_DEFAULT_INDEX|NPM_CONFIG_REGISTRY|YARN_REGISTRY)\s*=\s*["']?(?P<a>\S+)
         |\b(npm|yarn|pnpm)\s+config\s+set\s+(@[\w-]+:)?registry\s+["']?(?P<b>\S+)|\bnpmRegistryServer\s*:\s*["']?(?P<c>\S+)
-        |^\s*(@[\w-]+:)?registry\s*=\s*["']?(?P<d>\S+)|^\s*(extra-)?index-url\s*=\s*["']?(?P<e>\S+)|\bgem\s+sources\s+(-a|--add)\s+(?P<f>\S+)"#,
+        |(^|\\n|\s|["'])(@[\w-]+:)?registry\s*=\s*["']?(?P<d>[^\s\\'"]+)|(^|\\n|\s|["'])(extra-)?index-url\s*=\s*["']?(?P<e>[^\s\\'"]+)|\bgem\s+sources\s+(-a|--add)\s+(?P<f>\S+)
+        |\bpoetry\s+source\s+add\s+(--\S+\s+)*[\w.-]+\s+(?P<g>\S+)|\bsource\s+add\s+--\S+\s+(?P<h>https?://\S+)|^\s*url\s*=\s*["'](?P<i>https?://[^"']+/simple/?)["']"#,
     )
 });
 
@@ -273,7 +282,7 @@ fn package_name(arg: &str, eco: Eco) -> Option<&str> {
 /// Install commands and registry settings in one statement's `code` at file offset `at`.
 pub fn scan(code: &str, at: usize, quoted: Option<&'static str>, hits: &mut Vec<Hit>) {
     for c in REGISTRY_SETTING.captures_iter(code) {
-        if let Some(url) = ["a", "b", "c", "d", "e", "f"]
+        if let Some(url) = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
             .iter()
             .find_map(|g| c.name(g))
         {
@@ -291,6 +300,7 @@ pub fn scan(code: &str, at: usize, quoted: Option<&'static str>, hits: &mut Vec<
         let end = rest
             .find(['&', ';', '|', '\n', ')', '#'])
             .unwrap_or(rest.len());
+        let private_index = INDEX_OPTIONS.iter().any(|o| rest[..end].contains(o));
         let mut words = rest[..end].split_whitespace();
         let command = code[whole.clone()].trim();
         let npx = ["npx", "bunx", "uvx", "pnpm dlx", "pipx run"]
@@ -315,6 +325,17 @@ pub fn scan(code: &str, at: usize, quoted: Option<&'static str>, hits: &mut Vec<
             }
             if let Some(name) = package_name(word, eco) {
                 squat(hits, at, name, eco, quoted);
+                if INTERNAL.is_match(name) && !private_index {
+                    hits.push(Hit {
+                        rule: &rules::DEPENDENCY_CONFUSION,
+                        at,
+                        message: format!(
+                            "`{name}` looks like an internal package and is installed from the public registry, where anyone can publish that name"
+                        ),
+                        help: "install internal packages from your own index, configured outside the skill",
+                        quoted,
+                    });
+                }
             }
             // `npx tool args…`: only the tool is a package.
             if npx && !word.starts_with('-') {

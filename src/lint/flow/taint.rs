@@ -547,7 +547,7 @@ static DECODE: LazyLock<Regex> = LazyLock::new(|| {
 
 static WRITE_READABLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(>>?|\btee\s+(-a\s+)?|open\(\s*|writeFile(Sync)?\(\s*|write_text|Out-File\s+|Set-Content\s+|Add-Content\s+|\.save\(\s*)['"]?(?P<path>(/tmp|/var/tmp|/dev/shm|/var/www|/srv/www|\$TMPDIR|\$env:TEMP|C:\\Users\\Public|~/Public)[^\s'")]*)"#,
+        r#"(>>?\s*|\btee\s+(-a\s+)?|open\(\s*|writeFile(Sync)?\(\s*|write_text|Out-File\s+|Set-Content\s+|Add-Content\s+|\.save\(\s*|\bcp\s+(-\w+\s+)*\S+\s+|\bshutil\.copy\w*\([^,]*,\s*|Copy-Item\s+\S+\s+(-Destination\s+)?)['"]?(?P<path>(/tmp|/var/tmp|/dev/shm|/var/www|/srv/www|\$TMPDIR|\$env:TEMP|C:\\Users\\Public|~/Public|\$HOME/Public|\./public/|public/|www/|static/)[^\s'")]*)"#,
     )
     .expect("static regex builds")
 });
@@ -912,6 +912,15 @@ impl State {
         if let Some(src) = source_in(code, &s.refs, &self.clean, &self.consts, at) {
             return Some(src);
         }
+        // Paths built from pieces: `Path.home() / ".aws" / "credentials"`.
+        if s.strings.len() > 1 {
+            let joined = format!("/{}", s.strings.join("/"));
+            if let Some(src) = source_in(&joined, &[], &self.clean, &self.consts, at)
+                && src.kind == SourceKind::Store
+            {
+                return Some(src);
+            }
+        }
         for r in &s.refs {
             if s.env_args.contains(r) {
                 continue;
@@ -1111,7 +1120,7 @@ fn opened_path(code: &str) -> Option<String> {
 
 static WRITTEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?:>>?\s*|\btee\s+(?:-a\s+)?|writeFile(?:Sync)?\(\s*|appendFile(?:Sync)?\(\s*|\.save\(\s*|Out-File\s+(?:-FilePath\s+)?|Set-Content\s+(?:-Path\s+)?|Add-Content\s+(?:-Path\s+)?|\bopen\(\s*)['"]?([~$\w./\\:-]*[./][\w-]+)"#,
+        r#"(?:>>?\s*|\btee\s+(?:-a\s+)?|writeFile(?:Sync)?\(\s*|appendFile(?:Sync)?\(\s*|\.save\(\s*|Out-File\s+(?:-FilePath\s+)?|Set-Content\s+(?:-Path\s+)?|Add-Content\s+(?:-Path\s+)?|\bopen\(\s*|\bcp\s+(?:-\w+\s+)*\S+\s+|\bshutil\.copy\w*\([^,]*\),?\s*|\bshutil\.copy\w*\([^,]*,\s*)['"]?([~$\w./\\:-]*[./][\w-]+)"#,
     )
     .expect("static regex builds")
 });
