@@ -57,7 +57,7 @@ static PATTERNS: [Pattern; 6] = [
         &rules::PRIVILEGE_ESCALATION,
         "grants itself root",
         "a skill works with the user's rights; it never changes sudoers, setuid bits or capabilities",
-        r#"(?ix)\bchmod\s+(-\w+\s+)*([ugoa]*\+[rwxX]*s[rwxX]*|0?[2467][0-7]{3})\b
+        r#"(?ix)\bchmod\s+(-\w+\s+)*([ugoa]*\+[rwxX]*s[rwxX]*|0?[2467][0-7]{3})\b|\binstall\s+(-\w+\s+)*-m\s*0?[2467][0-7]{3}\b
         |(>>?|\btee\s+(-a\s+)?)\s*/etc/sudoers|/etc/sudoers(\.d)?\b[^\n]*(>>|\btee\b)|\bNOPASSWD\b|\bvisudo\b
         |\bsetcap\b|\busermod\s+(-\w+\s+)*-a?G\s+(sudo|wheel|root|admin)\b|(>>|\btee\s+-a\s+)\s*/etc/(passwd|shadow|group)\b
         |\bchown\s+root\b[^\n]*\bchmod\s+[ugo]*\+s"#
@@ -96,6 +96,29 @@ static PATTERNS: [Pattern; 6] = [
         |\bcertutil(\.exe)?\s+[^\n]*-urlcache|\bbitsadmin\s+/transfer|\bmshta(\.exe)?\s+https?:|\bregsvr32\b[^\n]*/i:https?:|\brundll32\b[^\n]*https?:"#
     ),
 ];
+
+/// A socket wired to a shell's standard streams across a unit (Node `net` + `spawn` + `pipe`,
+/// Python `socket` + `subprocess` with the socket as stdin).
+pub fn unit_reverse_shell(code: &str) -> Option<usize> {
+    static SOCKET: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"net\.(connect|createConnection|Socket)|socket\.(socket|create_connection)|TCPSocket|(?i:net\.sockets\.tcpclient)",
+        )
+    });
+    static SHELL: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r#"(?i)(spawn|exec|popen|subprocess\.\w+|start-process)[^
+]*["'\[](/bin/)?(ba|z|da)?sh|cmd\.exe|powershell(\.exe)?["']"#,
+        )
+    });
+    static WIRE: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"\.pipe\(\s*\w+\.stdin\s*\)|stdin\s*=\s*\w+(\.fileno\(\))?|dup2|GetStream\(\)",
+        )
+    });
+    let socket = SOCKET.find(code)?;
+    (SHELL.is_match(code) && WIRE.is_match(code)).then_some(socket.start())
+}
 
 /// A download saved, made executable and started in one statement.
 static DOWNLOAD_RUN: LazyLock<Regex> = LazyLock::new(|| {

@@ -106,6 +106,27 @@ pub fn analyse(rel: &str, text: &str, markdown: bool, skill_md: &str) -> Vec<Hit
                 }
             }
         }
+        let code: String = stmts
+            .iter()
+            .map(|s| s.code.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        if let Some(at) = behaviour::unit_reverse_shell(&code)
+            && let Some(s) = stmts.iter().find(|s| {
+                behaviour::unit_reverse_shell(&s.code).is_some()
+                    || s.code.contains(
+                        &code[at..code[at..].find(['(', '\n']).map_or(code.len(), |e| at + e)],
+                    )
+            })
+        {
+            hits.push(Hit {
+                rule: &crate::lint::rules::REVERSE_SHELL,
+                at: unit.start + s.start,
+                message: "a socket to another host is wired to a shell's input and output: a remote shell".into(),
+                help: "a skill never opens a shell to another host",
+                quoted: unit.quoted,
+            });
+        }
         if let Some(hit) = persistence_payload(body, unit, &stmts, start_of_hits, &mut hits) {
             hits.push(hit);
         }

@@ -654,6 +654,17 @@ const ALIASES: &[(&str, &[&str])] = &[
     ("npm", &["npmjs"]),
     ("cf", &["cloudflare"]),
     ("gitlab", &["gitlab"]),
+    ("jira", &["atlassian"]),
+    ("confluence", &["atlassian"]),
+    ("bitbucket", &["bitbucket", "atlassian"]),
+    ("firebase", &["googleapis", "firebaseio", "firebase"]),
+    ("datadog", &["datadoghq"]),
+    ("dd", &["datadoghq"]),
+    ("shopify", &["myshopify", "shopify"]),
+    ("twitter", &["twitter", "x"]),
+    ("do", &["digitalocean"]),
+    ("digitalocean", &["digitalocean"]),
+    ("mapbox", &["mapbox"]),
 ];
 
 /// The label of `host` that names who runs it: `openai` in `api.openai.com`, `npm-audit-plus`
@@ -909,6 +920,15 @@ impl State {
     /// The taint of `text` (a piece of a statement's code) given what is tainted so far.
     fn taint_of(&self, s: &Stmt, from: usize, at: usize) -> Option<Source> {
         let code = s.code.get(from..).unwrap_or("");
+        // Names the file assigned come first: `KEY="$SLACK_BOT_TOKEN"` is Slack's token.
+        for r in &s.refs {
+            if let Some(src) = self.taint.get(r.as_str())
+                && !s.env_args.contains(r)
+                && contains_word(code, r)
+            {
+                return Some(src.clone());
+            }
+        }
         if let Some(src) = source_in(code, &s.refs, &self.clean, &self.consts, at) {
             return Some(src);
         }
@@ -983,18 +1003,21 @@ impl State {
                     }
                 }
                 // Tainted data written to a file taints the file.
-                if let Some(src) = &taint {
-                    let written = s
+                if let Some(src) = &taint
+                    && !NET_SINK.is_match(&s.code)
+                {
+                    let mut written: Vec<String> = s
                         .refs
                         .iter()
                         .chain(&s.assigns)
-                        .find_map(|r| self.handles.get(r.as_str()).cloned())
-                        .or_else(|| written_path(&s.code));
-                    if let Some(path) = written
-                        && !self.files.iter().any(|(p, _)| *p == path)
-                    {
-                        self.files.push((path, src.clone()));
-                        changed = true;
+                        .filter_map(|r| self.handles.get(r.as_str()).cloned())
+                        .collect();
+                    written.extend(written_paths(&s.code));
+                    for path in written {
+                        if self.files.len() < 64 && !self.files.iter().any(|(p, _)| *p == path) {
+                            self.files.push((path, src.clone()));
+                            changed = true;
+                        }
                     }
                 }
                 // Parameters of called functions; functions that return taint.
@@ -1120,15 +1143,25 @@ fn opened_path(code: &str) -> Option<String> {
 
 static WRITTEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?:>>?\s*|\btee\s+(?:-a\s+)?|writeFile(?:Sync)?\(\s*|appendFile(?:Sync)?\(\s*|\.save\(\s*|Out-File\s+(?:-FilePath\s+)?|Set-Content\s+(?:-Path\s+)?|Add-Content\s+(?:-Path\s+)?|\bopen\(\s*|\bcp\s+(?:-\w+\s+)*\S+\s+|\bshutil\.copy\w*\([^,]*\),?\s*|\bshutil\.copy\w*\([^,]*,\s*)['"]?([~$\w./\\:-]*[./][\w-]+)"#,
+        r#"(?:>>?\s*|\btee\s+(?:-a\s+)?|writeFile(?:Sync)?\(\s*|appendFile(?:Sync)?\(\s*|\.save\(\s*|Out-File\s+(?:-FilePath\s+)?|Set-Content\s+(?:-Path\s+)?|Add-Content\s+(?:-Path\s+)?|\bcp\s+(?:-\w+\s+)*\S+\s+|\bshutil\.copy\w*\([^,]*\),?\s*|\bshutil\.copy\w*\([^,]*,\s*)['"]?([~$\w./\\:-]*[./][\w-]+)"#,
     )
     .expect("static regex builds")
 });
 
-fn written_path(code: &str) -> Option<String> {
-    let c = WRITTEN.captures(code)?;
-    let path = c[1].to_owned();
-    (path.len() >= 3 && !path.starts_with("/dev/null") && !path.starts_with("&")).then_some(path)
+/// Files a statement writes to, and files it names with a data extension (the tool that
+/// holds the secret embeds it there: `exiftool -Comment=… shot.png`).
+fn written_paths(code: &str) -> Vec<String> {
+    static FILE_ARG: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"[\w./~-]+\.(png|jpe?g|gif|bmp|svg|webp|ico|tiff?|pdf|txt|json|zip|tar|gz|tgz|mp4|mov|csv|xlsx|docx|log|dat|bin)\b")
+            .expect("static regex builds")
+    });
+    let mut out: Vec<String> = WRITTEN
+        .captures_iter(code)
+        .map(|c| c[1].to_owned())
+        .filter(|p| p.len() >= 3 && !p.starts_with("/dev/null") && !p.starts_with('&'))
+        .collect();
+    out.extend(FILE_ARG.find_iter(code).map(|m| m.as_str().to_owned()));
+    out
 }
 
 /// Deleting the home folder, or writing or deleting the agent's configuration or other skills,
@@ -1289,6 +1322,24 @@ fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hit>, text: &
         return;
     }
     let Some(src) = state.taint_of(s, 0, at) else {
+        static SUBDOMAIN_DATA: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"(\$\w+|\$\{\w+\}|\$\([^)]*\)|\{[^}]+\})\.[A-Za-z0-9-]+\.[A-Za-z]{2,}")
+                .expect("static regex builds")
+        });
+        if kind == "DNS lookup"
+            && let Some(m) = SUBDOMAIN_DATA.find(&s.code)
+        {
+            hits.push(Hit {
+                rule: &rules::EXFILTRATION,
+                at,
+                message: format!(
+                    "`{call}` looks up `{}`: data from this machine sent in a subdomain",
+                    crate::lint::exec::excerpt(m.as_str())
+                ),
+                help: EXFIL_HELP,
+                quoted: unit.quoted,
+            });
+        }
         return;
     };
     let bad = dest.iter().find_map(|(h, _)| bad_host(h));
