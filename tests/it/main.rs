@@ -9,6 +9,7 @@ mod compat;
 mod corpus;
 mod doctor;
 mod dropin;
+mod flow_fuzz;
 mod frontmatter;
 mod fuzz;
 mod gate;

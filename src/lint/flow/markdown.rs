@@ -125,6 +125,15 @@ fn lead(text: &str, from: usize, open: usize) -> (&str, &str) {
     (&before[start..], last_line)
 }
 
+/// The char boundary at most `n` bytes before `at`.
+fn back(text: &str, at: usize, n: usize) -> usize {
+    let mut i = at.saturating_sub(n);
+    while !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
 /// Whether SKILL.md tells the agent to act on the file `rel` (on a line that names it).
 fn told_to_run(skill_md: &str, rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
@@ -283,8 +292,15 @@ fn push_paragraph(
     reference_untold: bool,
     prose: &mut Vec<Unit>,
 ) {
-    let context = &text[context_start..end];
-    let quoted = if QUOTING.is_match(context) {
+    // The section's heading and the paragraph, at most a screenful before it.
+    let heading_end = text[context_start..end]
+        .find('\n')
+        .map_or(end, |i| context_start + i);
+    let near = back(text, start, 800).max(context_start);
+    let quoted = if QUOTING
+        .is_match(&text[context_start..heading_end.min(start).max(context_start)])
+        || QUOTING.is_match(&text[near..end.min(start + 8192).max(near)])
+    {
         Some("the text around it describes an attack")
     } else if reference_untold {
         Some("in a reference file that SKILL.md never tells the agent to follow")
@@ -316,7 +332,7 @@ fn inline_units(
         };
         let code = &line[body..close];
         if INLINE_COMMAND.is_match(code) {
-            let lead = &text[context_start..offset + open];
+            let lead = &text[back(text, offset + open, 600).max(context_start)..offset + open];
             let quoted = if QUOTING.is_match(lead) || QUOTING.is_match(line) {
                 Some("the text around it describes an attack")
             } else if reference_untold && !IMPERATIVE.is_match(line) {

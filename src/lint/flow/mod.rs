@@ -29,7 +29,6 @@ use regex::Regex;
 use super::Cx;
 use super::rules::{Rule, Severity};
 use crate::skill::Pos;
-use crate::skill::frontmatter::position;
 use lex::Lang;
 use markdown::Unit;
 
@@ -54,6 +53,9 @@ static TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Most findings of one rule reported per file.
 const MAX_PER_FILE: usize = 10;
+/// Most findings collected per file: past this the file is refused many times over already,
+/// and hostile text gets no more work out of the analysis.
+pub const MAX_HITS: usize = 200;
 
 /// What the flow analysis finds in the file `rel` (at `path`) of the skill whose SKILL.md is
 /// `skill_md`. `markdown` files are read for their blocks and prose; others are read as a
@@ -85,6 +87,9 @@ pub fn analyse(rel: &str, text: &str, markdown: bool, skill_md: &str) -> Vec<Hit
     };
     let mut prepared = Vec::with_capacity(units.len());
     for unit in &units {
+        if hits.len() >= MAX_HITS {
+            break;
+        }
         let start_of_hits = hits.len();
         let body = &text[unit.start..unit.end];
         let toks = lex::tokens(body, unit.lang);
@@ -93,6 +98,9 @@ pub fn analyse(rel: &str, text: &str, markdown: bool, skill_md: &str) -> Vec<Hit
             .filter_map(|s| taint::prepare(body, &toks[s.first..s.last], unit.lang))
             .collect();
         for s in &stmts {
+            if hits.len() >= MAX_HITS {
+                break;
+            }
             let at = unit.start + s.start;
             let quoted = unit.quoted.or_else(|| {
                 behaviour::is_search(&s.code)
@@ -139,6 +147,9 @@ pub fn analyse(rel: &str, text: &str, markdown: bool, skill_md: &str) -> Vec<Hit
     }
     taint::analyse(&prepared, &mut hits, text);
     for p in &prose_units {
+        if hits.len() >= MAX_HITS {
+            break;
+        }
         let after = floor(text, (p.end + 400).min(text.len()));
         prose::scan(
             &text[p.start..p.end],
@@ -228,14 +239,21 @@ fn encoded_runs(s: &taint::Stmt) -> impl Iterator<Item = &str> {
 
 fn report(cx: &mut Cx<'_>, path: &Path, text: &str, mut hits: Vec<Hit>) {
     hits.sort_by(|a, b| (a.at, a.rule.code).cmp(&(b.at, b.rule.code)));
-    let mut seen: Vec<(&'static str, usize)> = Vec::new();
+    let mut seen: std::collections::HashSet<(&'static str, usize)> = Default::default();
     let mut per_rule: std::collections::HashMap<&'static str, usize> = Default::default();
+    // Lines counted once over the file: hits come sorted by offset.
+    let (mut line, mut line_start, mut counted) = (1, 0, 0);
     for hit in hits {
-        let (line, col) = position(text, hit.at.min(text.len()));
-        if seen.contains(&(hit.rule.code, line)) {
+        let at = floor(text, hit.at.min(text.len()));
+        for nl in memchr::memchr_iter(b'\n', &text.as_bytes()[counted..at]) {
+            line += 1;
+            line_start = counted + nl + 1;
+        }
+        counted = at;
+        let col = text[line_start..at].chars().count() + 1;
+        if !seen.insert((hit.rule.code, line)) {
             continue;
         }
-        seen.push((hit.rule.code, line));
         let count = per_rule.entry(hit.rule.code).or_insert(0);
         *count += 1;
         if *count > MAX_PER_FILE {

@@ -108,6 +108,13 @@ fn interpolated(body: &str, lang: Lang, refs: &mut Vec<String>) {
     }
 }
 
+/// Most names and strings kept per statement.
+const MAX_NAMES: usize = 64;
+/// Longest constant text followed.
+const MAX_CONST: usize = 4096;
+/// Most functions followed per file.
+const MAX_FUNCS: usize = 256;
+
 const ASSIGN_KEYWORDS: &[&str] = &[
     "const", "let", "var", "export", "local", "readonly", "declare", "typeset", "my", "our",
     "global", "static", "final", "auto", "val",
@@ -154,6 +161,11 @@ pub fn prepare(text: &str, toks: &[Token], lang: Lang) -> Option<Stmt> {
     if at < end {
         code.push_str(&text[at..end]);
     }
+    // Bounded work per statement whatever its length: the names and strings that matter come
+    // first in real code.
+    refs.truncate(MAX_NAMES);
+    words.truncate(MAX_NAMES);
+    strings.truncate(MAX_NAMES);
     let indent = text[..start].rfind('\n').map_or(start, |nl| start - nl - 1);
     let (assigns, rhs_at) = assignment(text, toks, lang, start);
     let env_args = env_arguments(&code);
@@ -817,6 +829,34 @@ fn param_names(params: &str) -> Vec<String> {
         .collect()
 }
 
+/// The functions of a file, by name, and for each statement the innermost function holding it.
+struct Funcs {
+    list: Vec<Func>,
+    by_name: HashMap<String, Vec<usize>>,
+    owners: Vec<Vec<Option<usize>>>,
+}
+
+fn index_functions(units: &[UnitStmts]) -> Funcs {
+    let list = functions(units);
+    let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut owners: Vec<Vec<Option<usize>>> =
+        units.iter().map(|u| vec![None; u.stmts.len()]).collect();
+    for (k, f) in list.iter().enumerate() {
+        by_name.entry(f.name.clone()).or_default().push(k);
+        // Later (inner) definitions overwrite: the innermost owns the statement.
+        for i in f.body.clone() {
+            if let Some(slot) = owners.get_mut(f.unit).and_then(|o| o.get_mut(i)) {
+                *slot = Some(k);
+            }
+        }
+    }
+    Funcs {
+        list,
+        by_name,
+        owners,
+    }
+}
+
 fn functions(units: &[UnitStmts]) -> Vec<Func> {
     let mut out = Vec::new();
     for (u, unit) in units.iter().enumerate() {
@@ -837,16 +877,20 @@ fn functions(units: &[UnitStmts]) -> Vec<Func> {
                 _ => continue,
             };
             let mut end = i + 1;
+            let limit = (i + 4096).min(unit.stmts.len());
             if unit.lang == Lang::Python {
-                while end < unit.stmts.len() && unit.stmts[end].indent > s.indent {
+                while end < limit && unit.stmts[end].indent > s.indent {
                     end += 1;
                 }
             } else {
                 let mut depth = s.braces;
-                while end < unit.stmts.len() && depth > 0 {
+                while end < limit && depth > 0 {
                     depth += unit.stmts[end].braces;
                     end += 1;
                 }
+            }
+            if out.len() >= MAX_FUNCS {
+                return out;
             }
             out.push(Func {
                 name: name.to_owned(),
@@ -963,7 +1007,7 @@ impl State {
     }
 
     /// One pass of propagation; whether anything new was learnt.
-    fn propagate(&mut self, units: &[UnitStmts], funcs: &[Func]) -> bool {
+    fn propagate(&mut self, units: &[UnitStmts], funcs: &Funcs) -> bool {
         let mut changed = false;
         for (u, unit) in units.iter().enumerate() {
             for (i, s) in unit.stmts.iter().enumerate() {
@@ -1020,50 +1064,68 @@ impl State {
                         }
                     }
                 }
-                // Parameters of called functions; functions that return taint.
-                for f in funcs {
-                    if f.unit == u && f.body.contains(&i) {
-                        let returns = s.code.trim_start().starts_with("return ")
-                            || (unit.lang == Lang::Shell
-                                && (s.code.trim_start().starts_with("echo ")
-                                    || s.code.trim_start().starts_with("printf ")
-                                    || s.code.trim_start().starts_with("cat ")));
-                        if returns
-                            && let Some(src) = self.taint_of(s, 0, at)
-                            && !self.funcs.contains_key(&f.name)
-                        {
-                            self.funcs.insert(f.name.clone(), src);
-                            changed = true;
-                        }
+                // Functions that return taint: the innermost function holding the statement.
+                let owner = funcs
+                    .owners
+                    .get(u)
+                    .and_then(|o| o.get(i))
+                    .copied()
+                    .flatten();
+                if let Some(f) = owner.map(|k| &funcs.list[k]) {
+                    let trimmed = s.code.trim_start();
+                    let returns = trimmed.starts_with("return ")
+                        || (unit.lang == Lang::Shell
+                            && ["echo ", "printf ", "cat "]
+                                .iter()
+                                .any(|p| trimmed.starts_with(p)));
+                    if returns
+                        && !self.funcs.contains_key(&f.name)
+                        && let Some(src) = self.taint_of(s, 0, at)
+                    {
+                        self.funcs.insert(f.name.clone(), src);
+                        changed = true;
+                    }
+                }
+                // Parameters of the functions it calls.
+                for w in &s.words {
+                    let Some(called) = funcs.by_name.get(w.as_str()) else {
                         continue;
-                    }
-                    if !s.words.iter().any(|w| *w == f.name) {
-                        continue;
-                    }
-                    for args in call_args(&s.code, &f.name, unit.lang) {
-                        for (arg, param) in args.iter().zip(&f.params) {
-                            if self.taint.contains_key(param) {
-                                continue;
-                            }
-                            let src =
-                                source_in(arg, &[], &self.clean, &self.consts, at).or_else(|| {
-                                    s.words
-                                        .iter()
-                                        .filter(|r| contains_word(arg, r))
-                                        .find_map(|r| {
-                                            let var = s.refs.contains(r);
-                                            var.then(|| self.taint.get(r.as_str()))
-                                                .flatten()
-                                                .or_else(|| self.funcs.get(r.as_str()))
-                                                .cloned()
-                                        })
-                                });
-                            if let Some(src) = src {
-                                self.taint.insert(param.clone(), src);
-                                changed = true;
-                            }
+                    };
+                    for f in called.iter().map(|k| &funcs.list[*k]) {
+                        if owner.is_some_and(|o| std::ptr::eq(&funcs.list[o], f)) {
+                            continue;
                         }
+                        changed |= self.pass_arguments(s, f, unit.lang, at);
                     }
+                }
+            }
+        }
+        changed
+    }
+
+    /// Taints the parameters of `f` that a call in `s` passes tainted values to.
+    fn pass_arguments(&mut self, s: &Stmt, f: &Func, lang: Lang, at: usize) -> bool {
+        let mut changed = false;
+        for args in call_args(&s.code, &f.name, lang).into_iter().take(8) {
+            for (arg, param) in args.iter().zip(&f.params) {
+                if self.taint.contains_key(param) {
+                    continue;
+                }
+                let src = source_in(arg, &[], &self.clean, &self.consts, at).or_else(|| {
+                    s.words
+                        .iter()
+                        .filter(|r| contains_word(arg, r))
+                        .find_map(|r| {
+                            let var = s.refs.contains(r);
+                            var.then(|| self.taint.get(r.as_str()))
+                                .flatten()
+                                .or_else(|| self.funcs.get(r.as_str()))
+                                .cloned()
+                        })
+                });
+                if let Some(src) = src {
+                    self.taint.insert(param.clone(), src);
+                    changed = true;
                 }
             }
         }
@@ -1109,7 +1171,7 @@ impl State {
                 hidden |= h;
             }
         }
-        if joined.is_empty() {
+        if joined.is_empty() || joined.len() > MAX_CONST {
             return None;
         }
         if rhs.contains("[::-1]") || rhs.contains(".reverse()") {
@@ -1167,6 +1229,9 @@ fn written_paths(code: &str) -> Vec<String> {
 /// Deleting the home folder, or writing or deleting the agent's configuration or other skills,
 /// through names that hold them.
 fn tamper(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hit>, text: &str) {
+    if hits.len() >= super::MAX_HITS {
+        return;
+    }
     let deletes = DELETE.find(&s.code);
     let writes = WRITE.find(&s.code);
     let Some(op) = deletes.or(writes) else {
@@ -1219,7 +1284,7 @@ fn tamper(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hit>, text: 
 
 /// Runs the analysis over the units of one file and returns what reaches a sink.
 pub fn analyse(units: &[UnitStmts], hits: &mut Vec<Hit>, text: &str) {
-    let funcs = functions(units);
+    let funcs = index_functions(units);
     let mut state = State::default();
     for _ in 0..4 {
         if !state.propagate(units, &funcs) {
@@ -1239,6 +1304,9 @@ fn line_of(text: &str, at: usize) -> usize {
 }
 
 fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hit>, text: &str) {
+    if hits.len() >= super::MAX_HITS {
+        return;
+    }
     let at = unit.base + s.start;
     let exec = EXEC_SINK.find(&s.code);
     if let Some(exec) = exec {
