@@ -300,7 +300,9 @@ pub fn scan(code: &str, at: usize, quoted: Option<&'static str>, hits: &mut Vec<
         let end = rest
             .find(['&', ';', '|', '\n', ')', '#'])
             .unwrap_or(rest.len());
-        let private_index = INDEX_OPTIONS.iter().any(|o| rest[..end].contains(o));
+        let private_index = rest[..end]
+            .split_whitespace()
+            .any(|w| INDEX_OPTIONS.contains(&w.split('=').next().unwrap_or(w)));
         let mut words = rest[..end].split_whitespace();
         let command = code[whole.clone()].trim();
         let npx = ["npx", "bunx", "uvx", "pnpm dlx", "pipx run"]
@@ -458,6 +460,10 @@ mod tests {
         assert_eq!(
             codes("npx -y create-next-app@latest my-app"),
             Vec::<&str>::new()
+        );
+        assert_eq!(
+            codes("pip install finops-internal-tagging==0.0.9"),
+            ["security/dependency-confusion"]
         );
     }
 }
