@@ -58,7 +58,7 @@ static PATTERNS: [Pattern; 6] = [
         "grants itself root",
         "a skill works with the user's rights; it never changes sudoers, setuid bits or capabilities",
         r#"(?ix)\bchmod\s+(-\w+\s+)*([ugoa]*\+[rwxX]*s[rwxX]*|0?[2467][0-7]{3})\b|\binstall\s+(-\w+\s+)*-m\s*0?[2467][0-7]{3}\b
-        |(>>?|\btee\s+(-a\s+)?)\s*/etc/sudoers|/etc/sudoers(\.d)?\b[^\n]*(>>|\btee\b)|\bNOPASSWD\b|\bvisudo\b
+        |(>>?|\btee\s+(-a\s+)?)\s*/etc/(sudoers|doas\.conf)|\bpermit\s+(nopass\s+)?(keepenv\s+)?\S+\s+as\s+root\b|/etc/sudoers(\.d)?\b[^\n]*(>>|\btee\b)|\bNOPASSWD\b|\bvisudo\b
         |\bsetcap\b|\busermod\s+(-\w+\s+)*-a?G\s+(sudo|wheel|root|admin)\b|(>>|\btee\s+-a\s+)\s*/etc/(passwd|shadow|group)\b
         |\bchown\s+root\b[^\n]*\bchmod\s+[ugo]*\+s"#
     ),
@@ -90,7 +90,7 @@ static PATTERNS: [Pattern; 6] = [
         &rules::DROPPER,
         "fetches and starts a hidden program",
         "install tools from their official release with a pinned checksum; never from paste sites or password-protected archives",
-        r#"(?ix)\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|certutil|bitsadmin|urlretrieve|requests\.get|fetch)\b[^\n]*(pastebin\.com|paste\.ee|hastebin|ghostbin|termbin\.com|\bix\.io|0x0\.st|transfer\.sh|rentry\.(co|org)|glot\.io|dpaste|controlc\.com|justpaste\.it|privatebin|anonfiles|gofile\.io|\bfile\.io|catbox\.moe|mega\.nz|temp\.sh|bashupload)
+        r#"(?ix)\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|certutil|bitsadmin|urlretrieve|urlopen|requests\.get|httpx\.get|fetch)\b[^\n]*(pastebin\.com|paste\.ee|hastebin|ghostbin|termbin\.com|\bix\.io|0x0\.st|transfer\.sh|rentry\.(co|org)|glot\.io|dpaste|controlc\.com|justpaste\.it|privatebin|anonfiles|gofile\.io|\bfile\.io|catbox\.moe|mega\.nz|temp\.sh|bashupload)
         |\bunzip\s+[^\n]*-P\s*\S+|\b7z\s+[^\n]*\s-p\S+|\bunrar\s+[^\n]*\s-p\S+|\bsetpassword\s*\(|\bextractall\([^)\n]*pwd\s*=|\bextract\([^)\n]*pwd\s*=
         |\bxattr\s+(-\w+\s+)*(-d\s+com\.apple\.quarantine|-c\b|-cr\b|-rc\b)|\bspctl\s+--master-disable
         |\bcertutil(\.exe)?\s+[^\n]*-urlcache|\bbitsadmin\s+/transfer|\bmshta(\.exe)?\s+https?:|\bregsvr32\b[^\n]*/i:https?:|\brundll32\b[^\n]*https?:"#
@@ -118,6 +118,29 @@ pub fn unit_reverse_shell(code: &str) -> Option<usize> {
     });
     let socket = SOCKET.find(code)?;
     (SHELL.is_match(code) && WIRE.is_match(code)).then_some(socket.start())
+}
+
+/// A download from an address that cannot be tied to anyone (plain HTTP, a bare IP, a paste
+/// site) that the same unit makes executable or starts.
+pub fn unit_dropper(code: &str) -> Option<usize> {
+    static FETCH: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)(urlretrieve|urlopen|requests\.get|httpx\.get|curl|wget|fetch|invoke-webrequest|iwr|downloadfile|download)",
+        )
+    });
+    static RUN: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)chmod|S_IEXEC|Popen|subprocess\.|os\.(system|exec\w*|spawn\w*)|execFile|spawn\s*\(|start-process|exec\s*\(",
+        )
+    });
+    let fetch = FETCH.find(code)?;
+    let untrusted = URL_HOST.captures_iter(code).any(|c| {
+        (c[1].eq_ignore_ascii_case("http")
+            && !c[2].starts_with("localhost")
+            && !c[2].starts_with("127."))
+            || bad_host(&c[2]).is_some()
+    });
+    (untrusted && RUN.is_match(code)).then_some(fetch.start())
 }
 
 /// A download saved, made executable and started in one statement.

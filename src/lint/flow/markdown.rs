@@ -194,7 +194,7 @@ pub fn quoted_file(text: &str, rel: &str, skill_md: &str) -> Option<&'static str
 /// Commands worth reading in an inline code span of prose.
 static INLINE_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^\s*(\$\s+)?(sudo\s+)?(\./\S+|curl|wget|bash|sh|zsh|nohup|sudo|install|ping|drill|exiftool|ssh|scp|rsync|node|deno|tsx|osascript|launchctl|schtasks|python[0-9.]*|node|npx|pip[0-9]?|uv|uvx|npm|yarn|pnpm|bun|gem|cargo|nc|ncat|socat|chmod|crontab|echo|printf|eval|iex|irm|iwr|powershell|pwsh|rm|base64|cat|cp|mv|tar|dig|nslookup|host|security|env|printenv|export|xattr|unzip|7z|setcap|systemctl|launchctl|git|openssl|perl|ruby|Invoke-\w+|xmrig|schtasks|reg|certutil|mshta)\b",
+        r"^\s*(\$\s+)?(sudo\s+)?(\./\S+|curl|wget|bash|sh|zsh|nohup|find|sudo|install|ping|drill|exiftool|ssh|scp|rsync|node|deno|tsx|osascript|launchctl|schtasks|python[0-9.]*|node|npx|pip[0-9]?|uv|uvx|npm|yarn|pnpm|bun|gem|cargo|nc|ncat|socat|chmod|crontab|echo|printf|eval|iex|irm|iwr|powershell|pwsh|rm|base64|cat|cp|mv|tar|dig|nslookup|host|security|env|printenv|export|xattr|unzip|7z|setcap|systemctl|launchctl|git|openssl|perl|ruby|Invoke-\w+|xmrig|schtasks|reg|certutil|mshta)\b",
     )
     .expect("static regex builds")
 });

@@ -108,6 +108,21 @@ pub fn analyse(rel: &str, text: &str, markdown: bool, skill_md: &str) -> Vec<Hit
             });
             behaviour::scan(&s.code, at, quoted, false, &mut hits);
             packages::scan(&s.code, at, quoted, &mut hits);
+            if s.code.contains("\"install\"") || s.code.contains("'install'") {
+                // `[sys.executable, "-m", "pip", "install", "name"]`: the same command as a list.
+                let flat: String = s
+                    .code
+                    .chars()
+                    .map(|c| {
+                        if matches!(c, '[' | ']' | '"' | '\'' | ',') {
+                            ' '
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                packages::scan(&flat, at, quoted, &mut hits);
+            }
             for hidden in encoded_runs(s) {
                 if let Some(decoded) = decode::decode(hidden) {
                     behaviour::scan(&decoded, at, quoted, true, &mut hits);
@@ -132,6 +147,20 @@ pub fn analyse(rel: &str, text: &str, markdown: bool, skill_md: &str) -> Vec<Hit
                 at: unit.start + s.start,
                 message: "a socket to another host is wired to a shell's input and output: a remote shell".into(),
                 help: "a skill never opens a shell to another host",
+                quoted: unit.quoted,
+            });
+        }
+        if let Some(at) = behaviour::unit_dropper(&code)
+            && let Some(s) = stmts
+                .iter()
+                .find(|s| behaviour::unit_dropper(&s.code).is_some() || s.code.contains("http"))
+        {
+            let _ = at;
+            hits.push(Hit {
+                rule: &crate::lint::rules::DROPPER,
+                at: unit.start + s.start,
+                message: "a program downloaded from an address that cannot be tied to anyone (plain HTTP, a bare IP, a paste site) and started".into(),
+                help: "install tools from their official release with a pinned checksum",
                 quoted: unit.quoted,
             });
         }

@@ -14,6 +14,7 @@ use crate::lint::rules;
 static CONCEAL: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r"(?ix)\b(do\s+not|don'?t|never|without)\s+(tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|show|showing|ask|asking|disclose|disclosing|confirm|prompting|bother|bothering)\b(\s+\w+){0,3}?\s+(the\s+)?(user|human|developer|operator)
+        |\b(do\s+not|don'?t|never)\s+(ask|mention|tell|say|announce|explain)\b\s*(it|this|that|anything)?\s*[,.;]
         |\b(silently|quietly|covertly|secretly|invisibly|stealthily)\b|\bin\s+the\s+background\b|\bwithout\s+(asking|confirmation|consent|approval|the\s+user)
         |\b(hide|conceal)\s+(this|it|these|them|the\s+\w+)\s+from\b|\bkeep\s+(this|it)\s+(hidden|secret|confidential)\b
         |\b(user|human)\s+(must\s+not|should\s+not|shouldn'?t|need\s+not|doesn'?t\s+need\s+to|does\s+not\s+need\s+to)\s+(know|see|be\s+told|notice)",

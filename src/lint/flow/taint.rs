@@ -414,7 +414,8 @@ static WHOLE_ENV: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?x)\bos\.environ\b(\s*\.\s*(\w+))?|\bprocess\.env\b(\s*[.\[])?|/proc/(self|\d+|\$\w+|\*)/environ
         |(^|[|;&(`]|\$\(|\bdo\s|\bthen\s|\bxargs\s)\s*(env|printenv|export\s+-p|declare\s+-x|set)\s*($|[|;&)>`])
         |(?i:\b(get-childitem|gci|dir|ls|get-item)\s+env:)|(?i:\[(system\.)?environment\]::getenvironmentvariables)
-        |\bENV\.(to_h|to_a|to_hash|each|map|inspect|keys|select)\b|\bos\.Environ\(\)"#,
+        |\bENV\.(to_h|to_a|to_hash|each|map|inspect|keys|select)\b|\bos\.Environ\(\)|\bgetattr\(\s*os\s*,\s*['"]environ['"]\s*\)
+        |\b(execSync|exec|check_output|getoutput|popen|run|spawnSync)\(\s*\[?\s*['"](env|printenv|set|export\s+-p)['"]"#,
     )
 });
 
@@ -756,6 +757,9 @@ struct State {
     files: Vec<(String, Source)>,
     /// Names that hold the home folder itself or a path of the agent's configuration.
     locs: HashMap<String, (Loc, usize)>,
+    /// Names that hold a request or connection (`req = https.request(…)`): what is written to
+    /// them is sent.
+    conns: HashMap<String, String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1038,6 +1042,22 @@ impl State {
                     }
                     if let Some(path) = opened_path(&s.code) {
                         self.handles.entry(name.clone()).or_insert(path);
+                    }
+                    if !self.conns.contains_key(name)
+                        && !s.code.contains(&format!("{name}."))
+                        && let Some(m) = NET_SINK.find(s.code.get(s.rhs_at..).unwrap_or(""))
+                        && s.rhs_at > 0
+                    {
+                        let _ = m;
+                        let mut opened = s.code.clone();
+                        for r in &s.refs {
+                            if let Some((value, _)) = self.consts.get(r.as_str()) {
+                                opened.push(' ');
+                                opened.push_str(value);
+                            }
+                        }
+                        self.conns.insert(name.clone(), opened);
+                        changed = true;
                     }
                     if !self.locs.contains_key(name)
                         && let Some(loc) = self.location(s)
@@ -1331,7 +1351,30 @@ fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hit>, text: &
             return;
         }
     }
-    let Some(sink) = NET_SINK.captures(&s.code) else {
+    // `req.write(…)`, `conn.send(…)` on a request or connection opened earlier: its statement
+    // stands for the sink.
+    let conn_code = s
+        .refs
+        .iter()
+        .chain(&s.words)
+        .filter(|r| !s.assigns.contains(r))
+        .find_map(|r| {
+            let opened = state.conns.get(r.as_str())?;
+            let tail = s.code.split_once(&format!("{r}."))?.1;
+            ["write", "send", "end", "sendall", "post", "put"]
+                .iter()
+                .any(|m| tail.starts_with(m))
+                .then_some(opened)
+        });
+    let joined;
+    let sink_code = match conn_code {
+        Some(opened) => {
+            joined = format!("{}\n{}", opened, s.code);
+            joined.as_str()
+        }
+        None => s.code.as_str(),
+    };
+    let Some(sink) = NET_SINK.captures(sink_code) else {
         if let Some(c) = WRITE_READABLE.captures(&s.code)
             && let Some(src) = state.taint_of(s, 0, at)
             && src.kind != SourceKind::Secret(Vec::new())
@@ -1365,7 +1408,7 @@ fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hit>, text: &
         "request"
     };
     // Where it goes: URLs in the statement and in the constants it reads.
-    let mut dest: Vec<(String, bool)> = hosts(&s.code).into_iter().map(|h| (h, false)).collect();
+    let mut dest: Vec<(String, bool)> = hosts(sink_code).into_iter().map(|h| (h, false)).collect();
     for r in &s.refs {
         if let Some((value, hidden)) = state.consts.get(r.as_str()) {
             dest.extend(hosts(value).into_iter().map(|h| (h, *hidden)));
