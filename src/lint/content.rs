@@ -135,7 +135,9 @@ pub fn check(cx: &mut Cx<'_>) {
             && !prose
             && !file.is_executable()
             && super::flow::lex::Lang::of_script(&file.rel, text).is_none();
-        let quotation = if data {
+        let quotation = if cx.diagnostics.len() == before {
+            None
+        } else if data {
             Some("a data file, which nothing runs")
         } else if markdown {
             super::flow::markdown::quoted_file(text, &file.rel, skill_md)
