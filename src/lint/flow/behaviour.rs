@@ -1,6 +1,6 @@
 //! What a command does on its own, whatever flows into it: reverse shells, crypto miners,
 //! privilege escalation, persistence, tampering with the user's files or agent, and droppers
-//! (the ClawHavoc shapes). Each pattern is judged on one statement's code, comments removed.
+//! (the `ClawHavoc` shapes). Each pattern is judged on one statement's code, comments removed.
 
 use std::sync::LazyLock;
 
@@ -57,10 +57,10 @@ static PATTERNS: [Pattern; 6] = [
         &rules::PRIVILEGE_ESCALATION,
         "grants itself root",
         "a skill works with the user's rights; it never changes sudoers, setuid bits or capabilities",
-        r#"(?ix)\bchmod\s+(-\w+\s+)*([ugoa]*\+[rwxX]*s[rwxX]*|0?[2467][0-7]{3})\b|\binstall\s+(-\w+\s+)*-m\s*0?[2467][0-7]{3}\b
+        r"(?ix)\bchmod\s+(-\w+\s+)*([ugoa]*\+[rwxX]*s[rwxX]*|0?[2467][0-7]{3})\b|\binstall\s+(-\w+\s+)*-m\s*0?[2467][0-7]{3}\b
         |(>>?|\btee\s+(-a\s+)?)\s*/etc/(sudoers|doas\.conf)|\bpermit\s+(nopass\s+)?(keepenv\s+)?\S+\s+as\s+root\b|/etc/sudoers(\.d)?\b[^\n]*(>>|\btee\b)|\bNOPASSWD\b|\bvisudo\b
         |\bsetcap\b|\busermod\s+(-\w+\s+)*-a?G\s+(sudo|wheel|root|admin)\b|(>>|\btee\s+-a\s+)\s*/etc/(passwd|shadow|group)\b
-        |\bchown\s+root\b[^\n]*\bchmod\s+[ugo]*\+s"#
+        |\bchown\s+root\b[^\n]*\bchmod\s+[ugo]*\+s"
     ),
     pattern!(
         &rules::PERSISTENCE,
@@ -90,10 +90,10 @@ static PATTERNS: [Pattern; 6] = [
         &rules::DROPPER,
         "fetches and starts a hidden program",
         "install tools from their official release with a pinned checksum; never from paste sites or password-protected archives",
-        r#"(?ix)\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|certutil|bitsadmin|urlretrieve|urlopen|requests\.get|httpx\.get|fetch)\b[^\n]*(pastebin\.com|paste\.ee|hastebin|ghostbin|termbin\.com|\bix\.io|0x0\.st|transfer\.sh|rentry\.(co|org)|glot\.io|dpaste|controlc\.com|justpaste\.it|privatebin|anonfiles|gofile\.io|\bfile\.io|catbox\.moe|mega\.nz|temp\.sh|bashupload)
+        r"(?ix)\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|certutil|bitsadmin|urlretrieve|urlopen|requests\.get|httpx\.get|fetch)\b[^\n]*(pastebin\.com|paste\.ee|hastebin|ghostbin|termbin\.com|\bix\.io|0x0\.st|transfer\.sh|rentry\.(co|org)|glot\.io|dpaste|controlc\.com|justpaste\.it|privatebin|anonfiles|gofile\.io|\bfile\.io|catbox\.moe|mega\.nz|temp\.sh|bashupload)
         |\bunzip\s+[^\n]*-P\s*\S+|\b7z\s+[^\n]*\s-p\S+|\bunrar\s+[^\n]*\s-p\S+|\bsetpassword\s*\(|\bextractall\([^)\n]*pwd\s*=|\bextract\([^)\n]*pwd\s*=
         |\bxattr\s+(-\w+\s+)*(-d\s+com\.apple\.quarantine|-c\b|-cr\b|-rc\b)|\bspctl\s+--master-disable
-        |\bcertutil(\.exe)?\s+[^\n]*-urlcache|\bbitsadmin\s+/transfer|\bmshta(\.exe)?\s+https?:|\bregsvr32\b[^\n]*/i:https?:|\brundll32\b[^\n]*https?:"#
+        |\bcertutil(\.exe)?\s+[^\n]*-urlcache|\bbitsadmin\s+/transfer|\bmshta(\.exe)?\s+https?:|\bregsvr32\b[^\n]*/i:https?:|\brundll32\b[^\n]*https?:"
     ),
 ];
 
@@ -200,11 +200,10 @@ pub fn scan(
         let Some(m) = p.re.find(code) else {
             continue;
         };
-        if std::ptr::eq(p.rule, &rules::PERSISTENCE) && benign_rc(code) && !code.contains("crontab")
-        {
+        if p.rule.code == rules::PERSISTENCE.code && benign_rc(code) && !code.contains("crontab") {
             continue;
         }
-        if std::ptr::eq(p.rule, &rules::PRIVILEGE_ESCALATION) && privesc_quoted(code) {
+        if p.rule.code == rules::PRIVILEGE_ESCALATION.code && privesc_quoted(code) {
             continue;
         }
         push(hits, p.rule, at, m.as_str(), p.what, p.help, quoted, hidden);

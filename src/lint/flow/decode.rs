@@ -18,7 +18,7 @@ pub fn decode(s: &str) -> Option<String> {
     }
     let bytes = if s.contains("\\x") {
         unescape_hex(s)?
-    } else if s.len() % 2 == 0 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
+    } else if s.len().is_multiple_of(2) && s.bytes().all(|b| b.is_ascii_hexdigit()) {
         hex::decode(s).ok()?
     } else if s
         .bytes()

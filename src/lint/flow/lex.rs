@@ -188,9 +188,8 @@ pub fn tokens(text: &str, lang: Lang) -> Vec<Token> {
                             && t.end - t.start <= 2
                     });
                 let interp = match (lang, b) {
-                    (Lang::Shell | Lang::PowerShell | Lang::Ruby, b'"') => true,
-                    (Lang::Shell, b'`') => true,
-                    (Lang::Js, b'`') => true,
+                    (Lang::Shell | Lang::PowerShell | Lang::Ruby, b'"')
+                    | (Lang::Shell | Lang::Js, b'`') => true,
                     (Lang::Python, _) => prefix_interp,
                     _ => false,
                 };

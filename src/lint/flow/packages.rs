@@ -44,7 +44,7 @@ fn load(list: &'static str) -> Popular {
 static PYPI: LazyLock<Popular> = LazyLock::new(|| load(include_str!("popular/pypi.txt")));
 static NPM: LazyLock<Popular> = LazyLock::new(|| load(include_str!("popular/npm.txt")));
 
-/// A PyPI name as the index compares names (PEP 503).
+/// A `PyPI` name as the index compares names (PEP 503).
 fn pypi_norm(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut sep = false;
@@ -245,6 +245,10 @@ fn squat(hits: &mut Vec<Hit>, at: usize, name: &str, eco: Eco, quoted: Option<&'
     }
 }
 
+#[expect(
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "installers spell these extensions in lower case"
+)]
 /// The bare package name of an install argument, or `None` for a path, URL or file.
 fn package_name(arg: &str, eco: Eco) -> Option<&str> {
     let arg = arg.trim_matches(|c: char| "'\"`".contains(c));
@@ -347,6 +351,10 @@ pub fn scan(code: &str, at: usize, quoted: Option<&'static str>, hits: &mut Vec<
     }
 }
 
+#[expect(
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "pip reads `requirements*.txt` in lower case"
+)]
 /// Dependencies a manifest declares: `requirements*.txt` lines and `package.json` keys.
 pub fn scan_manifest(rel: &str, text: &str, hits: &mut Vec<Hit>) {
     let name = rel.rsplit('/').next().unwrap_or(rel);

@@ -134,11 +134,6 @@ pub fn scan(
             quoted,
         });
     }
-    static ARCHIVE_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
-        ascii_regex(
-            r"(?ixs)\.(zip|7z|rar)\b.{0,200}?\b(password|passcode|pass|pwd)\b\s*(is\s*)?[:=]?\s*`?\S+|\b(password|passcode|pwd)\b\s*(is\s*)?[:=]\s*`?\S+.{0,200}?\.(zip|7z|rar)\b",
-        )
-    });
     if let Some(m) = ARCHIVE_PASSWORD.find(text) {
         hits.push(Hit {
             rule: &rules::DROPPER,
@@ -164,6 +159,13 @@ static PASTE_RUN: LazyLock<Regex> = LazyLock::new(|| {
 static ENCODE_SECRET: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r"(?ixs)\b(base64|hex|encode[ds]?|url-?encode[ds]?)\b.{0,80}?(\.env\b|id_rsa|credentials|tokens?\b|api\s+keys?|secrets?\b|passwords?|cookies?|ssh\s+keys?)|(\.env\b|id_rsa|credentials|tokens?\b|api\s+keys?|secrets?\b|passwords?|cookies?)\b.{0,80}?\b(base64|hex-?encoded|encoded)\b",
+    )
+});
+
+/// An archive to download with its password beside it.
+static ARCHIVE_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?ixs)\.(zip|7z|rar)\b.{0,200}?\b(password|passcode|pass|pwd)\b\s*(is\s*)?[:=]?\s*`?\S+|\b(password|passcode|pwd)\b\s*(is\s*)?[:=]\s*`?\S+.{0,200}?\.(zip|7z|rar)\b",
     )
 });
 

@@ -5,6 +5,11 @@
 //! everywhere in it, which over-approximates and keeps the analysis linear (a bounded number of
 //! passes over the statements).
 
+#![allow(
+    clippy::wildcard_imports,
+    reason = "the parts of the analysis share their parent's private items"
+)]
+
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
@@ -436,7 +441,9 @@ impl State {
                         continue;
                     };
                     for f in called.iter().map(|k| &funcs.list[*k]) {
-                        if owner.is_some_and(|o| std::ptr::eq(&funcs.list[o], f)) {
+                        if owner.is_some_and(|o| {
+                            funcs.list[o].name == f.name && funcs.list[o].body == f.body
+                        }) {
                             continue;
                         }
                         changed |= self.pass_arguments(s, f, unit.lang, at);

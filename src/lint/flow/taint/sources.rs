@@ -98,7 +98,7 @@ pub(super) const NEVER_SENT: &[&str] = &[
 ];
 
 pub(super) fn vendor_words(name: &str) -> Vec<String> {
-    name.split(|c: char| c == '_' || c == '-' || c == ':')
+    name.split(['_', '-', ':'])
         .map(str::to_ascii_lowercase)
         .filter(|w| w.len() >= 2 && !GENERIC_WORDS.contains(&w.as_str()))
         .collect()
@@ -249,20 +249,20 @@ pub(super) fn source_in(
 
 pub(super) static NET_SINK: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r#"(?x)(?P<http>\b(curl|wget|xh|aria2c)\b|\bhttp\s+(post|put|get|-f)\b|(?i:\b(invoke-webrequest|invoke-restmethod|iwr|irm)\b|net\.webclient|\.upload(string|file|data)\b)
+        r"(?x)(?P<http>\b(curl|wget|xh|aria2c)\b|\bhttp\s+(post|put|get|-f)\b|(?i:\b(invoke-webrequest|invoke-restmethod|iwr|irm)\b|net\.webclient|\.upload(string|file|data)\b)
         |\brequests\.(post|get|put|patch|request)\b|\bhttpx\.(post|get|put|patch|request|stream)\b|\b(session|client|http|sess|s)\.(post|put|patch)\s*\(
         |\burllib\.request\b|\burlopen\s*\(|\burllib\.request\.Request\b|http\.client|HTTPS?Connection|\baiohttp\b|\burllib3\b|\bpycurl\b
         |\bfetch\s*\(|\baxios\b|XMLHttpRequest|sendBeacon|\bhttps?\.(request|get)\s*\(|\bgot\s*[.(]|\bsuperagent\b|\$\.(ajax|post)\b|\bky\.(post|get)\b
         |Net::HTTP|HTTParty|Faraday|RestClient|URI\.open|\bsmtplib\b|\bsendmail\b|\bmail\s+-s\b|\bgh\s+gist\s+create\b|\bscp\b|\brsync\b|\bftp\b)
         |(?P<raw>\b(nc|ncat|netcat|socat|telnet)\b|/dev/(tcp|udp)/|\bsocket\.(socket|create_connection)\b|\.send(all|to)?\s*\(|\bnet\.(connect|Socket|createConnection)\b|\bdgram\b|(?i:tcpclient|udpclient))
-        |(?P<dns>\b(dig|nslookup|drill|resolvectl|ping)\s|(^|[|;&]\s*|\$\()host\s|\bgetaddrinfo\b|\bgethostbyname(_ex)?\b|\bdns\.(resolve\w*|lookup)\b|\bresolver\.(resolve|query)\b|(?i:resolve-dnsname)|\bdns\.resolver\b)"#,
+        |(?P<dns>\b(dig|nslookup|drill|resolvectl|ping)\s|(^|[|;&]\s*|\$\()host\s|\bgetaddrinfo\b|\bgethostbyname(_ex)?\b|\bdns\.(resolve\w*|lookup)\b|\bresolver\.(resolve|query)\b|(?i:resolve-dnsname)|\bdns\.resolver\b)",
     )
 });
 
 pub(super) static EXEC_SINK: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r#"(?x)\b(exec|eval|execfile|compile)\s*\(|\bFunction\s*\(|\beval\s|\b(ba|z|da|k)?sh\s+-c\b|\|\s*(sudo\s+)?(ba|z|da|k)?sh\b|\|\s*python[0-9.]*\b|(?i:\b(iex|invoke-expression)\b)
-        |\bsource\s|\bsubprocess\.(run|call|Popen|check_output|check_call)|\bos\.(system|popen)|\bexecSync\b|\bspawnSync\b|\bsystem\s*\(|\bvm\.run\w*|\binstance_eval\b"#,
+        r"(?x)\b(exec|eval|execfile|compile)\s*\(|\bFunction\s*\(|\beval\s|\b(ba|z|da|k)?sh\s+-c\b|\|\s*(sudo\s+)?(ba|z|da|k)?sh\b|\|\s*python[0-9.]*\b|(?i:\b(iex|invoke-expression)\b)
+        |\bsource\s|\bsubprocess\.(run|call|Popen|check_output|check_call)|\bos\.(system|popen)|\bexecSync\b|\bspawnSync\b|\bsystem\s*\(|\bvm\.run\w*|\binstance_eval\b",
     )
 });
 
