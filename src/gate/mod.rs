@@ -43,6 +43,19 @@ const NAME_SPELLING: [&rules::Rule; 4] = [
     &rules::NAME_DIR_MISMATCH,
 ];
 
+/// Errors that embarrass the publisher but cannot hurt whoever installs the skill: a leaked
+/// secret (or a documentation placeholder shaped like one), a file named like one, spec limits on
+/// lengths, a comment for reviewers that speaks to the model. `skills lint` keeps them errors;
+/// the gate prints them as warnings and installs, as `npx skills` does.
+const PUBLISHER_ONLY: [&rules::Rule; 6] = [
+    &rules::SECRET_CONTENT,
+    &rules::SECRET_FILE,
+    &rules::DESCRIPTION_TOO_LONG,
+    &rules::COMPATIBILITY_TOO_LONG,
+    &rules::NAME_TOO_LONG,
+    &rules::MODEL_COMMENT,
+];
+
 /// A skill about to be written.
 #[derive(Debug, Clone, Copy)]
 pub struct Candidate<'a> {
@@ -241,7 +254,10 @@ impl Gate {
                 used.insert(code.to_owned());
                 continue;
             }
-            let spelling = NAME_SPELLING.iter().any(|rule| rule.code == code);
+            let spelling = NAME_SPELLING
+                .iter()
+                .chain(&PUBLISHER_ONLY)
+                .any(|rule| rule.code == code);
             match finding.severity {
                 Severity::Error if !spelling => errors.push(finding),
                 Severity::Error | Severity::Warning => printer.warn(format_args!(

@@ -134,6 +134,7 @@ pub fn check(cx: &mut Cx<'_>) {
         };
         scan_hidden_unicode(cx, &file.path, text);
         let prose = is_prose(&file.rel, file.is_executable(), text);
+        let before = cx.diagnostics.len();
         exec::scan_remote_exec(cx, &file.path, text, prose);
         exec::scan_encoded_exec(cx, &file.path, text);
         injection::scan_hidden_instructions(cx, &file.path, text, is_markdown(&file.rel));
@@ -141,6 +142,34 @@ pub fn check(cx: &mut Cx<'_>) {
             injection::scan_prompt_injection(cx, &file.path, text);
         } else {
             exec::scan_credential_access(cx, &file.path, text);
+        }
+        let skill_md = cx.skill.map_or("", |s| s.text.as_str());
+        let markdown = is_markdown(&file.rel);
+        let data = !markdown
+            && !prose
+            && !file.is_executable()
+            && super::flow::lex::Lang::of_script(&file.rel, text).is_none();
+        let quotation = if cx.diagnostics.len() == before {
+            None
+        } else if data {
+            Some("a data file, which nothing runs")
+        } else if markdown {
+            super::flow::markdown::quoted_file(text, &file.rel, skill_md)
+        } else {
+            None
+        };
+        if let Some(why) = quotation {
+            cx.soften(before, why);
+        }
+        if !cx.config.family_allowed(super::Family::Security) {
+            super::flow::scan(
+                cx,
+                &file.path,
+                &file.rel,
+                text,
+                is_markdown(&file.rel),
+                skill_md,
+            );
         }
         if cx.linked_markdown.contains(&file.rel) {
             let reached = check_links(cx, &file.rel, text, 1);

@@ -7,6 +7,7 @@
 pub mod compat;
 pub mod content;
 pub mod exec;
+pub mod flow;
 pub mod injection;
 pub mod links;
 pub mod memory;
@@ -277,6 +278,57 @@ impl<'a> Cx<'a> {
             col: pos.map(|p| p.col),
         });
         Finding(self.diagnostics.last_mut())
+    }
+
+    /// Records a finding of `rule` at `severity` instead of the rule's own (a quoted attack is a
+    /// warning); `--strict` still makes a warning an error.
+    pub fn report_as(
+        &mut self,
+        rule: &'static Rule,
+        severity: Severity,
+        path: &Path,
+        pos: Option<Pos>,
+        message: String,
+    ) -> Finding<'_> {
+        if self.config.is_allowed(rule) {
+            return Finding(None);
+        }
+        let severity = if self.config.strict && severity == Severity::Warning {
+            Severity::Error
+        } else {
+            severity
+        };
+        self.diagnostics.push(Diagnostic {
+            rule,
+            severity,
+            message,
+            help: None,
+            path: path.to_path_buf(),
+            line: pos.map(|p| p.line),
+            col: pos.map(|p| p.col),
+        });
+        Finding(self.diagnostics.last_mut())
+    }
+
+    /// Makes the errors of the rules that judge what a file runs, recorded since `from`,
+    /// warnings, saying `why` (the file is a quotation or data that nothing runs).
+    pub fn soften(&mut self, from: usize, why: &str) {
+        const RUN_RULES: [&Rule; 5] = [
+            &rules::REMOTE_EXEC,
+            &rules::ENCODED_EXEC,
+            &rules::HIDDEN_INSTRUCTIONS,
+            &rules::PROMPT_INJECTION,
+            &rules::CREDENTIAL_ACCESS,
+        ];
+        for d in self.diagnostics.iter_mut().skip(from) {
+            if d.severity == Severity::Error
+                && !self.config.strict
+                && RUN_RULES.iter().any(|r| std::ptr::eq(*r, d.rule))
+            {
+                d.severity = Severity::Warning;
+                d.message = format!("{} (not refused: {why})", d.message);
+            }
+        }
     }
 
     /// Records a finding in SKILL.md.

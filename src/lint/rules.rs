@@ -177,11 +177,22 @@ catalog! {
     SPECIAL_FILE: Security, "security/special-file", Error, "a socket, FIFO or device file";
     HIDDEN_UNICODE: Security, "security/hidden-unicode", Warning, "invisible Unicode: tag characters, zero-width or bidi controls";
     HIDDEN_INSTRUCTIONS: Security, "security/hidden-instructions", Error, "instructions reviewers cannot see: HTML comments addressed to the model, text in invisible characters";
+    MODEL_COMMENT: Security, "security/model-comment", Error, "an HTML comment that speaks to the model without a command, address or secret in it";
     PROMPT_INJECTION: Security, "security/prompt-injection", Error, "text that overrides the model's other instructions or hides what it does from the user";
     REMOTE_EXEC: Security, "security/remote-exec", Error, "a download piped into an interpreter";
     REMOTE_EXEC_DOC: Security, "security/remote-exec-doc", Info, "Markdown that shows a download from an HTTPS host piped into a shell";
     ENCODED_EXEC: Security, "security/encoded-exec", Error, "an encoded payload (base64, hex, compressed) decoded and run";
     CREDENTIAL_ACCESS: Security, "security/credential-access", Error, "code that reads SSH keys, cloud credentials, browser profiles, wallets or the whole environment";
+    EXFILTRATION: Security, "security/exfiltration", Error, "a secret, the environment or a credential store flows to the network or a world-readable file";
+    REVERSE_SHELL: Security, "security/reverse-shell", Error, "a shell handed to a remote host (nc -e, /dev/tcp, socat exec:, socket + dup2)";
+    MINER: Security, "security/miner", Error, "a cryptocurrency miner (xmrig, stratum+tcp://, mining pools)";
+    PRIVILEGE_ESCALATION: Security, "security/privilege-escalation", Error, "setuid bits, sudoers writes, capabilities: the skill grants itself root";
+    PERSISTENCE: Security, "security/persistence", Error, "cron jobs, shell start-up files, login items, systemd/launchd units or git hooks";
+    TAMPERING: Security, "security/tampering", Error, "deleting home or system folders, editing other skills or the agent's settings";
+    DROPPER: Security, "security/dropper", Error, "a program fetched from a paste site or a password-protected archive, or quarantine removed";
+    COVERT_INSTRUCTION: Security, "security/covert-instruction", Error, "instructions that demand a hidden or unskippable action sending data";
+    TYPOSQUAT: Security, "security/typosquat", Error, "a package one edit away from a popular one and not popular itself";
+    DEPENDENCY_CONFUSION: Security, "security/dependency-confusion", Error, "a package index or registry on a host that is not a public registry";
     EXECUTABLE_OUTSIDE_SCRIPTS: Security, "security/executable-outside-scripts", Info, "an executable file outside scripts/";
 
     // Skill packages (tools.json, resources.json).

@@ -13,6 +13,7 @@ mod corpus;
 mod crash;
 mod doctor;
 mod dropin;
+mod flow_fuzz;
 mod fresh_machine;
 mod frontmatter;
 mod fuzz;

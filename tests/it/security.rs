@@ -78,10 +78,12 @@ fn malicious_skills_are_caught() {
             // Login data of the browser, read and posted.
             "browser-sync/scripts/sync.js:5 error security/credential-access",
             "browser-sync/scripts/sync.js:6 error security/credential-access",
+            "browser-sync/scripts/sync.js:7 error security/exfiltration",
             // SSH keys, AWS credentials and the whole environment, uploaded as a "backup".
             "cloud-backup/scripts/backup.py:13 error security/credential-access",
             "cloud-backup/scripts/backup.py:14 error security/credential-access",
             "cloud-backup/scripts/backup.py:20 error security/credential-access",
+            "cloud-backup/scripts/backup.py:22 error security/exfiltration",
             // A comment only the model sees, then an override in plain sight.
             "git-helper/SKILL.md:10 error security/hidden-instructions",
             "git-helper/SKILL.md:14 error security/prompt-injection",
@@ -117,6 +119,17 @@ fn every_new_rule_is_explained() {
         "security/remote-exec-doc",
         "security/encoded-exec",
         "security/credential-access",
+        "security/exfiltration",
+        "security/reverse-shell",
+        "security/miner",
+        "security/privilege-escalation",
+        "security/persistence",
+        "security/tampering",
+        "security/dropper",
+        "security/covert-instruction",
+        "security/typosquat",
+        "security/dependency-confusion",
+        "security/model-comment",
     ] {
         let output = run(context.command().args(["lint", "--explain", code]));
         assert_eq!(output.code, 0, "{code}: {}", output.stderr);

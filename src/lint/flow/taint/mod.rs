@@ -1,0 +1,595 @@
+//! Following values from sources (the whole environment, secret-named variables, credential
+//! stores) through assignments, string building, function parameters and returns, and across
+//! the units of one file, to sinks (HTTP, DNS, raw sockets, world-readable files), and decoded
+//! text to `exec`/`eval`. Scopes are not modelled: a name tainted anywhere in a file is tainted
+//! everywhere in it, which over-approximates and keeps the analysis linear (a bounded number of
+//! passes over the statements).
+
+#![allow(
+    clippy::wildcard_imports,
+    reason = "the parts of the analysis share their parent's private items"
+)]
+
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::Hit;
+use super::decode;
+use super::lex::{Kind, Lang, Token};
+use crate::lint::exec::ascii_regex;
+use crate::lint::rules;
+
+mod sinks;
+mod sources;
+mod stmt;
+
+use sinks::*;
+use sources::*;
+pub use sources::{bad_host, secret_name};
+use stmt::*;
+pub use stmt::{Stmt, prepare};
+
+/// Where a tainted value came from.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// What it is, for a message: "the whole environment (`os.environ`)".
+    pub what: String,
+    /// File offset of the statement that read it.
+    pub at: usize,
+    pub kind: SourceKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceKind {
+    /// Every variable of the environment.
+    Environment,
+    /// One secret-named variable; the words of its name that name a vendor (`OPENAI_API_KEY` →
+    /// `openai`), empty for a generic name (`API_KEY`).
+    Secret(Vec<String>),
+    /// A credential file, keychain, browser profile or wallet.
+    Store,
+}
+
+// --- the analysis --------------------------------------------------------------------------
+
+/// A function of the file: its name, parameters, and the statements of its body.
+#[derive(Debug)]
+struct Func {
+    name: String,
+    params: Vec<String>,
+    unit: usize,
+    body: std::ops::Range<usize>,
+}
+
+/// A unit's statements.
+pub struct UnitStmts {
+    pub base: usize,
+    pub lang: Lang,
+    pub quoted: Option<&'static str>,
+    pub stmts: Vec<Stmt>,
+}
+
+#[derive(Default)]
+struct State {
+    taint: HashMap<String, Source>,
+    funcs: HashMap<String, Source>,
+    decoded: HashMap<String, usize>,
+    /// Values of names assigned constant text; `true` when decoded from base64 or hex.
+    consts: HashMap<String, (String, bool)>,
+    /// Names assigned a value that holds no source.
+    clean: HashSet<String>,
+    /// Files a handle name writes to.
+    handles: HashMap<String, String>,
+    /// Files tainted data was written to.
+    files: Vec<(String, Source)>,
+    /// Names that hold the home folder itself or a path of the agent's configuration.
+    locs: HashMap<String, (Loc, usize)>,
+    /// Names that hold a request or connection (`req = https.request(…)`): what is written to
+    /// them is sent.
+    conns: HashMap<String, String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Loc {
+    Home,
+    Agent,
+}
+
+static HOME_ROOT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"^[\s(\[{,]*["']?(~/?|\$HOME/?|\$\{HOME\}/?|Path\.home\(\)|pathlib\.Path\.home\(\)|os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|os\.homedir\(\)|homedir\(\)|\$env:USERPROFILE|\$env:HOME|os\.environ\[['"]HOME['"]\]|os\.getenv\(\s*['"]HOME['"]\s*\)|process\.env\.HOME)["']?[\s)\]},;:]*$"#,
+    )
+    .expect("static regex builds")
+});
+
+static AGENT_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(^|[/\\'"\s])\.(claude|cursor|codex|gemini|codeium|windsurf|continue)([/\\'"]|$)|\.claude\.json|mcp(_config)?\.json"#)
+        .expect("static regex builds")
+});
+
+static DELETE: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?x)\brm\s+(-\w+\s+)*-\w*[rRf]|\bshutil\.rmtree\b|\bos\.(remove|unlink|removedirs)\b|\.unlink\s*\(|\.rmdir\s*\(|(?i:\bremove-item\b)|\brmSync\b|\brimraf\b|\bunlinkSync\b|\bfs\.rm\b|\s-delete\b|-exec\s+rm\b",
+    )
+});
+
+static WRITE: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"(?x)\bwriteFile(Sync)?\b|\bappendFile(Sync)?\b|\bwrite_text\b|\bwrite_bytes\b|\bopen\([^)]*['"][wa]\+?['"]|\bjson\.dump\b|(?i:\b(set-content|add-content|out-file)\b)|>>|\s>\s*["'$~/]|\btee\b|\bsed\s+-i|\bcp\s|\bmv\s"#,
+    )
+});
+
+/// Whether `name` stands in `code` as a whole argument (`"$name"`, `$name/*`, `name,`), not as
+/// the start of a longer path.
+fn whole_arg(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            return false;
+        }
+        let rest = code[at + name.len()..].trim_start_matches(['}', '"', '\'']);
+        let rest = rest
+            .strip_prefix("/*")
+            .or_else(|| rest.strip_prefix("/.[!.]*"))
+            .or_else(|| rest.strip_prefix("\\*"))
+            .or_else(|| rest.strip_prefix('/'))
+            .unwrap_or(rest)
+            .trim_start_matches(['"', '\'']);
+        rest.is_empty() || rest.starts_with([' ', ',', ')', ';', '\n', '\t', ']', '|', '&'])
+    })
+}
+
+static DEF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\s*(?:async\s+)?(?:def|function)\s+([A-Za-z_$][\w$]*)\s*\(([^)]*)\)|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\s*)?\(([^)]*)\)|^\s*([A-Za-z_][\w]*)\s*\(\)\s*\{|^\s*function\s+([A-Za-z_][\w-]*)\s*\{",
+    )
+    .expect("static regex builds")
+});
+
+fn param_names(params: &str) -> Vec<String> {
+    params
+        .split(',')
+        .filter_map(|p| {
+            let p = p.trim().trim_start_matches(['*', '$', '.']);
+            let name: String = p
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty() && name != "self").then_some(name)
+        })
+        .collect()
+}
+
+/// The functions of a file, by name, and for each statement the innermost function holding it.
+struct Funcs {
+    list: Vec<Func>,
+    by_name: HashMap<String, Vec<usize>>,
+    owners: Vec<Vec<Option<usize>>>,
+}
+
+fn index_functions(units: &[UnitStmts]) -> Funcs {
+    let list = functions(units);
+    let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut owners: Vec<Vec<Option<usize>>> =
+        units.iter().map(|u| vec![None; u.stmts.len()]).collect();
+    for (k, f) in list.iter().enumerate() {
+        by_name.entry(f.name.clone()).or_default().push(k);
+        // Later (inner) definitions overwrite: the innermost owns the statement.
+        for i in f.body.clone() {
+            if let Some(slot) = owners.get_mut(f.unit).and_then(|o| o.get_mut(i)) {
+                *slot = Some(k);
+            }
+        }
+    }
+    Funcs {
+        list,
+        by_name,
+        owners,
+    }
+}
+
+fn functions(units: &[UnitStmts]) -> Vec<Func> {
+    let mut out = Vec::new();
+    for (u, unit) in units.iter().enumerate() {
+        for (i, s) in unit.stmts.iter().enumerate() {
+            let Some(c) = DEF.captures(&s.code) else {
+                continue;
+            };
+            let (name, params) = match (c.get(1), c.get(3), c.get(5), c.get(6)) {
+                (Some(n), ..) => (n.as_str(), param_names(c.get(2).map_or("", |m| m.as_str()))),
+                (_, Some(n), ..) => (n.as_str(), param_names(c.get(4).map_or("", |m| m.as_str()))),
+                (_, _, Some(n), _) | (_, _, _, Some(n)) => (
+                    n.as_str(),
+                    (1..=9)
+                        .map(|d| d.to_string())
+                        .chain(["@".into(), "*".into()])
+                        .collect(),
+                ),
+                _ => continue,
+            };
+            let mut end = i + 1;
+            let limit = (i + 4096).min(unit.stmts.len());
+            if unit.lang == Lang::Python {
+                while end < limit && unit.stmts[end].indent > s.indent {
+                    end += 1;
+                }
+            } else {
+                let mut depth = s.braces;
+                while end < limit && depth > 0 {
+                    depth += unit.stmts[end].braces;
+                    end += 1;
+                }
+            }
+            if out.len() >= MAX_FUNCS {
+                return out;
+            }
+            out.push(Func {
+                name: name.to_owned(),
+                params,
+                unit: u,
+                body: i + 1..end,
+            });
+        }
+    }
+    out
+}
+
+/// Arguments of calls to `name` in `code`: `name(a, b)` or, in shell, `name a b`.
+fn call_args<'c>(code: &'c str, name: &str, lang: Lang) -> Vec<Vec<&'c str>> {
+    let mut calls = Vec::new();
+    for (at, _) in code.match_indices(name) {
+        let before_ok = code[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'));
+        let rest = &code[at + name.len()..];
+        if !before_ok || rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest_t = rest.trim_start();
+        if let Some(inner) = rest_t.strip_prefix('(') {
+            let mut depth = 1;
+            let mut end = inner.len();
+            for (i, c) in inner.char_indices() {
+                match c {
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = i;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            calls.push(split_args(&inner[..end]));
+        } else if lang == Lang::Shell && rest.starts_with(' ') {
+            let end = rest.find(['|', ';', '&', ')', '\n']).unwrap_or(rest.len());
+            calls.push(rest[..end].split_whitespace().collect());
+        }
+    }
+    calls
+}
+
+fn split_args(inner: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&inner[start..]);
+    out
+}
+
+impl State {
+    /// The taint of `text` (a piece of a statement's code) given what is tainted so far.
+    fn taint_of(&self, s: &Stmt, from: usize, at: usize) -> Option<Source> {
+        let code = s.code.get(from..).unwrap_or("");
+        // Names the file assigned come first: `KEY="$SLACK_BOT_TOKEN"` is Slack's token.
+        for r in &s.refs {
+            if let Some(src) = self.taint.get(r.as_str())
+                && !s.env_args.contains(r)
+                && contains_word(code, r)
+            {
+                return Some(src.clone());
+            }
+        }
+        if let Some(src) = source_in(code, &s.refs, &self.clean, &self.consts, at) {
+            return Some(src);
+        }
+        // Paths built from pieces: `Path.home() / ".aws" / "credentials"`.
+        if s.strings.len() > 1 {
+            let joined = format!("/{}", s.strings.join("/"));
+            if let Some(src) = source_in(&joined, &[], &self.clean, &self.consts, at)
+                && src.kind == SourceKind::Store
+            {
+                return Some(src);
+            }
+        }
+        for r in &s.refs {
+            if s.env_args.contains(r) {
+                continue;
+            }
+            if let Some(src) = self.taint.get(r.as_str()) {
+                return Some(src.clone());
+            }
+        }
+        for w in &s.words {
+            if let Some(src) = self.funcs.get(w.as_str()) {
+                return Some(src.clone());
+            }
+        }
+        for (path, src) in &self.files {
+            if code.contains(path.as_str()) {
+                return Some(src.clone());
+            }
+        }
+        None
+    }
+
+    /// One pass of propagation; whether anything new was learnt.
+    fn propagate(&mut self, units: &[UnitStmts], funcs: &Funcs) -> bool {
+        let mut changed = false;
+        for (u, unit) in units.iter().enumerate() {
+            for (i, s) in unit.stmts.iter().enumerate() {
+                let at = unit.base + s.start;
+                let taint = self.taint_of(s, s.rhs_at, at);
+                let decoded = DECODE.is_match(&s.code)
+                    || s.refs.iter().any(|r| self.decoded.contains_key(r.as_str()));
+                for name in &s.assigns {
+                    match &taint {
+                        Some(src) if !self.taint.contains_key(name) => {
+                            self.taint.insert(name.clone(), src.clone());
+                            changed = true;
+                        }
+                        None if !self.clean.contains(name) && !self.taint.contains_key(name) => {
+                            self.clean.insert(name.clone());
+                        }
+                        _ => {}
+                    }
+                    if decoded && !self.decoded.contains_key(name) {
+                        self.decoded.insert(name.clone(), at);
+                        changed = true;
+                    }
+                    if !self.consts.contains_key(name)
+                        && let Some(value) = self.constant(s)
+                    {
+                        self.consts.insert(name.clone(), value);
+                        changed = true;
+                    }
+                    if let Some(path) = opened_path(&s.code) {
+                        self.handles.entry(name.clone()).or_insert(path);
+                    }
+                    if !self.conns.contains_key(name)
+                        && !s.code.contains(&format!("{name}."))
+                        && let Some(m) = NET_SINK.find(s.code.get(s.rhs_at..).unwrap_or(""))
+                        && s.rhs_at > 0
+                    {
+                        let _ = m;
+                        let mut opened = s.code.clone();
+                        for r in &s.refs {
+                            if let Some((value, _)) = self.consts.get(r.as_str()) {
+                                opened.push(' ');
+                                opened.push_str(value);
+                            }
+                        }
+                        self.conns.insert(name.clone(), opened);
+                        changed = true;
+                    }
+                    if !self.locs.contains_key(name)
+                        && let Some(loc) = self.location(s)
+                    {
+                        self.locs.insert(name.clone(), (loc, at));
+                        changed = true;
+                    }
+                }
+                // Tainted data written to a file taints the file.
+                if let Some(src) = &taint
+                    && !NET_SINK.is_match(&s.code)
+                {
+                    let mut written: Vec<String> = s
+                        .refs
+                        .iter()
+                        .chain(&s.assigns)
+                        .filter_map(|r| self.handles.get(r.as_str()).cloned())
+                        .collect();
+                    written.extend(written_paths(&s.code));
+                    for path in written {
+                        if self.files.len() < 64 && !self.files.iter().any(|(p, _)| *p == path) {
+                            self.files.push((path, src.clone()));
+                            changed = true;
+                        }
+                    }
+                }
+                // Functions that return taint: the innermost function holding the statement.
+                let owner = funcs
+                    .owners
+                    .get(u)
+                    .and_then(|o| o.get(i))
+                    .copied()
+                    .flatten();
+                if let Some(f) = owner.map(|k| &funcs.list[k]) {
+                    let trimmed = s.code.trim_start();
+                    let returns = trimmed.starts_with("return ")
+                        || (unit.lang == Lang::Shell
+                            && ["echo ", "printf ", "cat "]
+                                .iter()
+                                .any(|p| trimmed.starts_with(p)));
+                    if returns
+                        && !self.funcs.contains_key(&f.name)
+                        && let Some(src) = self.taint_of(s, 0, at)
+                    {
+                        self.funcs.insert(f.name.clone(), src);
+                        changed = true;
+                    }
+                }
+                // Parameters of the functions it calls.
+                for w in &s.words {
+                    let Some(called) = funcs.by_name.get(w.as_str()) else {
+                        continue;
+                    };
+                    for f in called.iter().map(|k| &funcs.list[*k]) {
+                        if owner.is_some_and(|o| {
+                            funcs.list[o].name == f.name && funcs.list[o].body == f.body
+                        }) {
+                            continue;
+                        }
+                        changed |= self.pass_arguments(s, f, unit.lang, at);
+                    }
+                }
+            }
+        }
+        changed
+    }
+
+    /// Taints the parameters of `f` that a call in `s` passes tainted values to.
+    fn pass_arguments(&mut self, s: &Stmt, f: &Func, lang: Lang, at: usize) -> bool {
+        let mut changed = false;
+        for args in call_args(&s.code, &f.name, lang).into_iter().take(8) {
+            for (arg, param) in args.iter().zip(&f.params) {
+                if self.taint.contains_key(param) {
+                    continue;
+                }
+                let src = source_in(arg, &[], &self.clean, &self.consts, at).or_else(|| {
+                    s.words
+                        .iter()
+                        .filter(|r| contains_word(arg, r))
+                        .find_map(|r| {
+                            let var = s.refs.contains(r);
+                            var.then(|| self.taint.get(r.as_str()))
+                                .flatten()
+                                .or_else(|| self.funcs.get(r.as_str()))
+                                .cloned()
+                        })
+                });
+                if let Some(src) = src {
+                    self.taint.insert(param.clone(), src);
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
+    /// What location a statement assigns: the home folder itself, or a path of the agent's
+    /// configuration (directly or through names that hold one).
+    fn location(&self, s: &Stmt) -> Option<Loc> {
+        let rhs = s.code.get(s.rhs_at..).unwrap_or("");
+        if HOME_ROOT.is_match(rhs) {
+            return Some(Loc::Home);
+        }
+        if AGENT_PATH.is_match(rhs) || s.strings.iter().any(|p| AGENT_PATH.is_match(p)) {
+            return Some(Loc::Agent);
+        }
+        s.refs
+            .iter()
+            .filter(|r| !s.assigns.contains(r))
+            .find_map(|r| match self.locs.get(r.as_str()) {
+                Some((Loc::Agent, _)) => Some(Loc::Agent),
+                _ => None,
+            })
+    }
+
+    /// The constant text a statement assigns: its string literals joined, with the values of
+    /// constants it reads, decoded when it decodes.
+    fn constant(&self, s: &Stmt) -> Option<(String, bool)> {
+        let rhs = s.code.get(s.rhs_at..).unwrap_or("");
+        if rhs.is_empty() {
+            return None;
+        }
+        let mut joined = String::new();
+        let mut hidden = false;
+        for piece in &s.strings {
+            joined.push_str(piece);
+        }
+        for r in &s.refs {
+            if let Some((v, h)) = self.consts.get(r.as_str())
+                && !s.assigns.contains(r)
+            {
+                joined.push_str(v);
+                hidden |= h;
+            }
+        }
+        if joined.is_empty() || joined.len() > MAX_CONST {
+            return None;
+        }
+        if rhs.contains("[::-1]") || rhs.contains(".reverse()") {
+            joined = joined.chars().rev().collect();
+        }
+        if DECODE.is_match(rhs)
+            && let Some(text) = decode::decode(joined.trim())
+        {
+            return Some((text, true));
+        }
+        Some((joined, hidden))
+    }
+}
+
+fn contains_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        before.is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+            && after.is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+    })
+}
+
+static OPENED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"\bopen\(\s*['"]([^'"]+)['"]\s*,\s*['"][wa]"#).expect("static regex builds")
+});
+
+fn opened_path(code: &str) -> Option<String> {
+    OPENED.captures(code).map(|c| c[1].to_owned())
+}
+
+static WRITTEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?:>>?\s*|\btee\s+(?:-a\s+)?|writeFile(?:Sync)?\(\s*|appendFile(?:Sync)?\(\s*|\.save\(\s*|Out-File\s+(?:-FilePath\s+)?|Set-Content\s+(?:-Path\s+)?|Add-Content\s+(?:-Path\s+)?|\bcp\s+(?:-\w+\s+)*\S+\s+|\bshutil\.copy\w*\([^,]*\),?\s*|\bshutil\.copy\w*\([^,]*,\s*)['"]?([~$\w./\\:-]*[./][\w-]+)"#,
+    )
+    .expect("static regex builds")
+});
+
+/// Files a statement writes to, and files it names with a data extension (the tool that
+/// holds the secret embeds it there: `exiftool -Comment=… shot.png`).
+fn written_paths(code: &str) -> Vec<String> {
+    static FILE_ARG: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"[\w./~-]+\.(png|jpe?g|gif|bmp|svg|webp|ico|tiff?|pdf|txt|json|zip|tar|gz|tgz|mp4|mov|csv|xlsx|docx|log|dat|bin)\b")
+            .expect("static regex builds")
+    });
+    let mut out: Vec<String> = WRITTEN
+        .captures_iter(code)
+        .map(|c| c[1].to_owned())
+        .filter(|p| p.len() >= 3 && !p.starts_with("/dev/null") && !p.starts_with('&'))
+        .collect();
+    out.extend(FILE_ARG.find_iter(code).map(|m| m.as_str().to_owned()));
+    out
+}
+
+/// Runs the analysis over the units of one file and returns what reaches a sink.
+pub fn analyse(units: &[UnitStmts], hits: &mut Vec<Hit>, text: &str) {
+    let funcs = index_functions(units);
+    let mut state = State::default();
+    for _ in 0..4 {
+        if !state.propagate(units, &funcs) {
+            break;
+        }
+    }
+    for unit in units {
+        for s in &unit.stmts {
+            sinks(&state, unit, s, hits, text);
+            tamper(&state, unit, s, hits, text);
+        }
+    }
+}

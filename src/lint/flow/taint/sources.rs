@@ -1,0 +1,470 @@
+//! Sources (the environment, secret-named variables, credential stores) and what tells where a
+//! value goes (sinks, hosts, whose host a secret belongs to).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::*;
+
+// --- sources -------------------------------------------------------------------------------
+
+pub(super) static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(^|_)(token|tokens|secret|secrets|password|passwd|passphrase|pwd|apikey|api_key|private_key|access_key|secret_key|credentials?|session|cookie|cookies|jwt|auth|mnemonic|seed)(_|$)|_key$|^key$|_pat$",
+    )
+    .expect("static regex builds")
+});
+
+/// Whether a variable name says it holds a secret.
+pub fn secret_name(name: &str) -> bool {
+    SECRET_NAME.is_match(name) && !name.eq_ignore_ascii_case("TOKENIZERS_PARALLELISM")
+}
+
+pub(super) const GENERIC_WORDS: &[&str] = &[
+    "api",
+    "key",
+    "keys",
+    "token",
+    "tokens",
+    "secret",
+    "secrets",
+    "access",
+    "auth",
+    "password",
+    "passwd",
+    "pass",
+    "pwd",
+    "client",
+    "id",
+    "the",
+    "my",
+    "app",
+    "bearer",
+    "user",
+    "prod",
+    "dev",
+    "personal",
+    "pat",
+    "oauth",
+    "refresh",
+    "service",
+    "account",
+    "env",
+    "value",
+    "apikey",
+    "credential",
+    "credentials",
+    "default",
+    "read",
+    "write",
+    "admin",
+    "url",
+    "org",
+    "bot",
+    "live",
+    "test",
+    "v1",
+    "v2",
+];
+
+/// Words of a secret's name that no API would be sent: a flow of them anywhere is a leak.
+pub(super) const NEVER_SENT: &[&str] = &[
+    "jwt",
+    "database",
+    "db",
+    "session",
+    "cookie",
+    "cookies",
+    "private",
+    "signing",
+    "encryption",
+    "master",
+    "root",
+    "ssh",
+    "wallet",
+    "mnemonic",
+    "seed",
+    "passphrase",
+    "postgres",
+    "mysql",
+    "redis",
+    "mongo",
+    "django",
+    "flask",
+    "rails",
+    "nextauth",
+];
+
+pub(super) fn vendor_words(name: &str) -> Vec<String> {
+    name.split(['_', '-', ':'])
+        .map(str::to_ascii_lowercase)
+        .filter(|w| w.len() >= 2 && !GENERIC_WORDS.contains(&w.as_str()))
+        .collect()
+}
+
+pub(super) fn secret(name: &str, at: usize) -> Source {
+    Source {
+        what: format!("`{name}`"),
+        at,
+        kind: SourceKind::Secret(vendor_words(name)),
+    }
+}
+
+pub(super) static NAMED_ENV: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"os\.environ\s*\[\s*['"](\w+)|os\.environ\.get\(\s*['"](\w+)|os\.getenv\(\s*['"](\w+)|process\.env\.(\w+)|process\.env\[\s*['"](\w+)|Deno\.env\.get\(\s*['"](\w+)|import\.meta\.env\.(\w+)|ENV\[\s*['"](\w+)|ENV\.fetch\(\s*['"](\w+)|(?i:\$env:)(\w+)|getenv\(\s*['"](\w+)|GetEnvironmentVariable\(\s*['"](\w+)"#,
+    )
+    .expect("static regex builds")
+});
+
+pub(super) static NAMED_BY_CONST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:os\.environ\.get|os\.getenv|getenv|os\.environ\[|process\.env\[|ENV\[|ENV\.fetch\()\(?\s*([A-Za-z_]\w*)\s*[,)\]]")
+        .expect("static regex builds")
+});
+
+pub(super) static WHOLE_ENV: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"(?x)\bos\.environ\b(\s*\.\s*(\w+))?|\bprocess\.env\b(\s*[.\[])?|/proc/(self|\d+|\$\w+|\*)/environ
+        |(^|[|;&(`]|\$\(|\bdo\s|\bthen\s|\bxargs\s)\s*(env|printenv|export\s+-p|declare\s+-x|set)\s*($|[|;&)>`])
+        |(?i:\b(get-childitem|gci|dir|ls|get-item)\s+env:)|(?i:\[(system\.)?environment\]::getenvironmentvariables)
+        |\bENV\.(to_h|to_a|to_hash|each|map|inspect|keys|select)\b|\bos\.Environ\(\)|\bgetattr\(\s*os\s*,\s*['"]environ['"]\s*\)
+        |\b(execSync|exec|check_output|getoutput|popen|run|spawnSync)\(\s*\[?\s*['"](env|printenv|set|export\s+-p)['"]"#,
+    )
+});
+
+pub(super) static STORE: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"(?ix)(?P<file>\.aws[/\\]+(credentials|config)\b|\.ssh[/\\]+(id_[a-z0-9_]+|identity)\b|\.ssh\b[/\\]*(\*|["'`\s)\],;]|$)
+        |\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.kube[/\\]+config\b|\.docker[/\\]+config\.json|gcloud[/\\]+(credentials|application_default|access_tokens|legacy_credentials)
+        |application_default_credentials\.json|\.azure[/\\]+\w|\.gnupg\b|/etc/shadow\b|\.config[/\\]+gh[/\\]+hosts\.yml|\.terraform\.d[/\\]+credentials
+        |(^|[\s'"/(=])\.env(\.local|\.production)?($|[\s'"`)]))
+        |(?P<keychain>\bsecurity\s+(find-generic-password|find-internet-password|dump-keychain)\b|login\.keychain|Library[/\\]+Keychains|\bkeyring\.get_password\b)
+        |(?P<browser>Login\s+Data|[/\\]Cookies\b|cookies\.sqlite|logins\.json|key4\.db|Local\s+State|browser_cookie3|Chrome[/\\]+User\s+Data|Google[/\\]+Chrome|\.mozilla[/\\]+firefox|BraveSoftware|Microsoft[/\\]+Edge)
+        |(?P<wallet>wallet\.dat|\.electrum\b|\bexodus\b|keystore[/\\]+UTC--|metamask|nkbihfbeogaeaoehlefnkodbefgpgknn|solana[/\\]+id\.json|\.bitcoin\b|\.ethereum[/\\]+keystore)"#,
+    )
+});
+
+/// Using a key or a file as configured (`ssh -i`, `curl --netrc`) is not reading it.
+pub(super) fn uses_store(code: &str) -> bool {
+    [
+        " -i ",
+        "IdentityFile",
+        "ssh-add",
+        "ssh-keygen",
+        "--netrc",
+        "--userconfig",
+        "GIT_SSH_COMMAND",
+        ".pub",
+    ]
+    .iter()
+    .any(|s| code.contains(s))
+}
+
+/// The first source read in `code` (of the language `lang`), with shell variables `refs` that
+/// the file never assigned.
+pub(super) fn source_in(
+    code: &str,
+    refs: &[String],
+    clean: &HashSet<String>,
+    consts: &HashMap<String, (String, bool)>,
+    at: usize,
+) -> Option<Source> {
+    for m in WHOLE_ENV.captures_iter(code) {
+        let whole = m.get(0).map_or("", |x| x.as_str()).trim();
+        if whole.starts_with("os.environ") {
+            // `os.environ.get(…)`, `os.environ[…]`: one variable, read below.
+            let method = m.get(2).map(|x| x.as_str());
+            if code[m.get(0).map_or(0, |x| x.end())..]
+                .trim_start()
+                .starts_with('[')
+                || matches!(method, Some("get" | "setdefault" | "pop" | "__getitem__"))
+            {
+                continue;
+            }
+        }
+        if whole.starts_with("process.env") && m.get(3).is_some() {
+            continue;
+        }
+        return Some(Source {
+            what: format!(
+                "the whole environment (`{}`)",
+                whole.trim_matches(['(', '|', ';', '&', '`', '$', ' '])
+            ),
+            at,
+            kind: SourceKind::Environment,
+        });
+    }
+    if let Some(m) = STORE.captures(code)
+        && !uses_store(code)
+    {
+        let found = m
+            .get(0)
+            .map_or("", |x| x.as_str())
+            .trim_matches(|c: char| c.is_whitespace() || "'\"`()=,;]".contains(c));
+        let what = if m.name("keychain").is_some() {
+            "the keychain"
+        } else if m.name("browser").is_some() {
+            "a browser profile"
+        } else if m.name("wallet").is_some() {
+            "a wallet"
+        } else {
+            "the credential file"
+        };
+        return Some(Source {
+            what: format!("{what} `{found}`"),
+            at,
+            kind: SourceKind::Store,
+        });
+    }
+    for c in NAMED_BY_CONST.captures_iter(code) {
+        if let Some((value, _)) = consts.get(&c[1])
+            && secret_name(value)
+        {
+            return Some(secret(value, at));
+        }
+    }
+    for c in NAMED_ENV.captures_iter(code) {
+        let name = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
+        if secret_name(name) {
+            return Some(secret(name, at));
+        }
+    }
+    for r in refs {
+        let name = r.strip_prefix("env:").unwrap_or(r);
+        if name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            && secret_name(name)
+            && !clean.contains(name)
+        {
+            return Some(secret(name, at));
+        }
+    }
+    None
+}
+
+// --- sinks ---------------------------------------------------------------------------------
+
+pub(super) static NET_SINK: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?x)(?P<http>\b(curl|wget|xh|aria2c)\b|\bhttp\s+(post|put|get|-f)\b|(?i:\b(invoke-webrequest|invoke-restmethod|iwr|irm)\b|net\.webclient|\.upload(string|file|data)\b)
+        |\brequests\.(post|get|put|patch|request)\b|\bhttpx\.(post|get|put|patch|request|stream)\b|\b(session|client|http|sess|s)\.(post|put|patch)\s*\(
+        |\burllib\.request\b|\burlopen\s*\(|\burllib\.request\.Request\b|http\.client|HTTPS?Connection|\baiohttp\b|\burllib3\b|\bpycurl\b
+        |\bfetch\s*\(|\baxios\b|XMLHttpRequest|sendBeacon|\bhttps?\.(request|get)\s*\(|\bgot\s*[.(]|\bsuperagent\b|\$\.(ajax|post)\b|\bky\.(post|get)\b
+        |Net::HTTP|HTTParty|Faraday|RestClient|URI\.open|\bsmtplib\b|\bsendmail\b|\bmail\s+-s\b|\bgh\s+gist\s+create\b|\bscp\b|\brsync\b|\bftp\b)
+        |(?P<raw>\b(nc|ncat|netcat|socat|telnet)\b|/dev/(tcp|udp)/|\bsocket\.(socket|create_connection)\b|\.send(all|to)?\s*\(|\bnet\.(connect|Socket|createConnection)\b|\bdgram\b|(?i:tcpclient|udpclient))
+        |(?P<dns>\b(dig|nslookup|drill|resolvectl|ping)\s|(^|[|;&]\s*|\$\()host\s|\bgetaddrinfo\b|\bgethostbyname(_ex)?\b|\bdns\.(resolve\w*|lookup)\b|\bresolver\.(resolve|query)\b|(?i:resolve-dnsname)|\bdns\.resolver\b)",
+    )
+});
+
+pub(super) static EXEC_SINK: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?x)\b(exec|eval|execfile|compile)\s*\(|\bFunction\s*\(|\beval\s|\b(ba|z|da|k)?sh\s+-c\b|\|\s*(sudo\s+)?(ba|z|da|k)?sh\b|\|\s*python[0-9.]*\b|(?i:\b(iex|invoke-expression)\b)
+        |\bsource\s|\bsubprocess\.(run|call|Popen|check_output|check_call)|\bos\.(system|popen)|\bexecSync\b|\bspawnSync\b|\bsystem\s*\(|\bvm\.run\w*|\binstance_eval\b",
+    )
+});
+
+pub(super) static DECODE: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"(?x)\b(b64decode|b32decode|b16decode|a85decode|b85decode|decodebytes|decodestring|unhexlify|fromhex|atob|decode64|strict_decode64|decode_base64)\b|(?i:frombase64string)
+        |\bbase64\s+(-\w+\s+)*(-d|--decode|-D)\b|\bxxd\s+(-\w+\s+)*-r|\bBuffer\.from\s*\([^)]*['"](base64|hex)['"]|\bcodecs\.decode\b|\bzlib\.decompress\b|\bmarshal\.loads\b"#,
+    )
+});
+
+pub(super) static WRITE_READABLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(>>?\s*|\btee\s+(-a\s+)?|open\(\s*|writeFile(Sync)?\(\s*|write_text|Out-File\s+|Set-Content\s+|Add-Content\s+|\.save\(\s*|\bcp\s+(-\w+\s+)*\S+\s+|\bshutil\.copy\w*\([^,]*,\s*|Copy-Item\s+\S+\s+(-Destination\s+)?)['"]?(?P<path>(/tmp|/var/tmp|/dev/shm|/var/www|/srv/www|\$TMPDIR|\$env:TEMP|C:\\Users\\Public|~/Public|\$HOME/Public|\./public/|public/|www/|static/)[^\s'")]*)"#,
+    )
+    .expect("static regex builds")
+});
+
+/// A host a stranger controls or that hides who runs it: paste sites, request bins, webhooks,
+/// tunnels.
+pub(super) const DROP_HOSTS: &[&str] = &[
+    "pastebin.com",
+    "paste.ee",
+    "hastebin.com",
+    "ghostbin.com",
+    "termbin.com",
+    "ix.io",
+    "0x0.st",
+    "transfer.sh",
+    "webhook.site",
+    "requestbin.com",
+    "requestbin.net",
+    "pipedream.net",
+    "hookbin.com",
+    "beeceptor.com",
+    "ngrok.io",
+    "ngrok-free.app",
+    "ngrok.app",
+    "trycloudflare.com",
+    "interact.sh",
+    "oast.fun",
+    "oast.pro",
+    "oast.live",
+    "burpcollaborator.net",
+    "canarytokens.com",
+    "discord.com",
+    "discordapp.com",
+    "api.telegram.org",
+    "rentry.co",
+    "dpaste.org",
+    "dpaste.com",
+    "glot.io",
+    "serveo.net",
+    "localtunnel.me",
+    "loca.lt",
+    "requestcatcher.com",
+    "postb.in",
+    "ptsv2.com",
+    "ptsv3.com",
+    "mockbin.org",
+    "file.io",
+    "temp.sh",
+    "bashupload.com",
+];
+
+/// Whether `host` is one of [`DROP_HOSTS`], an IP address, or given over plain HTTP.
+pub fn bad_host(host: &str) -> Option<String> {
+    let host = host.to_ascii_lowercase();
+    if DROP_HOSTS
+        .iter()
+        .any(|h| host == *h || host.ends_with(&format!(".{h}")))
+    {
+        return Some(format!("`{host}`, where anyone can receive"));
+    }
+    let ip = host.bytes().all(|b| b.is_ascii_digit() || b == b'.') && host.contains('.');
+    if (ip && !host.starts_with("127.")) || host.starts_with('[') {
+        return Some(format!("the bare address `{host}`"));
+    }
+    None
+}
+
+pub(super) static URL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)\b(https?|wss?|ftp|tcp|udp)://([^/\s'"`)\]>:?#@]+@)?([^/\s'"`)\]>:?#,;]+)"#)
+        .expect("static regex builds")
+});
+
+pub(super) static RAW_HOST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"/dev/(?:tcp|udp)/([^/\s]+)/|\b(?:nc|ncat|netcat|telnet)\s+(?:-\w+\s+)*([A-Za-z0-9][\w.-]*\.[A-Za-z]{2,}|\d+\.\d+\.\d+\.\d+)\s")
+        .expect("static regex builds")
+});
+
+/// Hosts named in `text`.
+pub(super) fn hosts(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = URL
+        .captures_iter(text)
+        .filter_map(|c| c.get(3).map(|m| m.as_str().to_ascii_lowercase()))
+        .collect();
+    for c in RAW_HOST.captures_iter(text) {
+        if let Some(m) = c.get(1).or_else(|| c.get(2)) {
+            out.push(m.as_str().to_ascii_lowercase());
+        }
+    }
+    out
+}
+
+/// Vendor aliases: a variable word and the host words that belong to it.
+pub(super) const ALIASES: &[(&str, &[&str])] = &[
+    ("aws", &["amazonaws", "aws"]),
+    ("gh", &["github"]),
+    ("github", &["github", "githubusercontent"]),
+    ("gcp", &["googleapis", "google"]),
+    ("google", &["googleapis", "google"]),
+    ("gemini", &["googleapis", "google"]),
+    ("hf", &["huggingface", "hf"]),
+    ("huggingface", &["huggingface", "hf"]),
+    ("azure", &["azure", "microsoft", "windows"]),
+    ("claude", &["anthropic"]),
+    ("npm", &["npmjs"]),
+    ("cf", &["cloudflare"]),
+    ("gitlab", &["gitlab"]),
+    ("jira", &["atlassian"]),
+    ("confluence", &["atlassian"]),
+    ("bitbucket", &["bitbucket", "atlassian"]),
+    ("firebase", &["googleapis", "firebaseio", "firebase"]),
+    ("datadog", &["datadoghq"]),
+    ("dd", &["datadoghq"]),
+    ("shopify", &["myshopify", "shopify"]),
+    ("twitter", &["twitter", "x"]),
+    ("do", &["digitalocean"]),
+    ("digitalocean", &["digitalocean"]),
+    ("mapbox", &["mapbox"]),
+];
+
+/// The label of `host` that names who runs it: `openai` in `api.openai.com`, `npm-audit-plus`
+/// in `advisories.npm-audit-plus.com` (the label before the public suffix, `co.uk`-style
+/// suffixes skipped).
+pub(super) fn owner_label(host: &str) -> &str {
+    let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
+    match labels.len() {
+        0 => "",
+        1 => labels[0],
+        n => {
+            let second = labels[n - 2];
+            if n >= 3
+                && matches!(second, "co" | "com" | "net" | "org" | "ac" | "gov")
+                && labels[n - 1].len() == 2
+            {
+                labels[n - 3]
+            } else {
+                second
+            }
+        }
+    }
+}
+
+/// Whether a secret whose name has the vendor words `vendors` belongs at `host`.
+pub(super) fn belongs(vendors: &[String], host: &str) -> bool {
+    if vendors.iter().any(|v| NEVER_SENT.contains(&v.as_str())) {
+        return false;
+    }
+    if vendors.is_empty() {
+        return true;
+    }
+    let owner = owner_label(host);
+    vendors.iter().any(|v| {
+        let aliases = ALIASES
+            .iter()
+            .find(|(w, _)| w == v)
+            .map_or(&[][..], |(_, a)| *a);
+        owner == v.as_str()
+            || aliases.contains(&owner)
+            || (owner.starts_with(v.as_str()) && owner.len() <= v.len() + 2)
+            || (v.starts_with(owner) && owner.len() >= 4)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_belong_to_their_vendor() {
+        assert!(belongs(&vendor_words("OPENAI_API_KEY"), "api.openai.com"));
+        assert!(belongs(&vendor_words("GITHUB_TOKEN"), "api.github.com"));
+        assert!(belongs(
+            &vendor_words("AWS_SECRET_ACCESS_KEY"),
+            "s3.amazonaws.com"
+        ));
+        assert!(!belongs(
+            &vendor_words("AWS_SECRET_ACCESS_KEY"),
+            "collect.example"
+        ));
+        assert!(!belongs(&vendor_words("JWT_SECRET"), "api.example.com"));
+        assert!(belongs(&vendor_words("API_KEY"), "api.weather.example"));
+        assert!(!belongs(
+            &vendor_words("NPM_TOKEN"),
+            "advisories.npm-audit-plus.com"
+        ));
+        assert!(belongs(&vendor_words("NPM_TOKEN"), "registry.npmjs.org"));
+        assert!(belongs(&vendor_words("HF_TOKEN"), "huggingface.co"));
+        assert!(secret_name("ANTHROPIC_API_KEY"));
+        assert!(secret_name("JWT_SECRET"));
+        assert!(!secret_name("HOME"));
+        assert!(!secret_name("KEYBOARD"));
+    }
+}

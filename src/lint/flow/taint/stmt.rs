@@ -1,0 +1,269 @@
+//! Statements as the analysis reads them: code without comments, the names read, the strings,
+//! and what a statement assigns.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::*;
+
+/// A statement, prepared once: its byte range in the unit, its code without comments, the
+/// variables it reads, its words and its string literals.
+#[derive(Debug)]
+pub struct Stmt {
+    pub start: usize,
+    pub end: usize,
+    pub code: String,
+    pub refs: Vec<String>,
+    pub words: Vec<String>,
+    pub strings: Vec<String>,
+    /// The names it assigns, and the byte offset in `code` where the assigned value starts.
+    pub assigns: Vec<String>,
+    pub rhs_at: usize,
+    /// Refs passed as a child process's environment (`env=…`): not sent anywhere by that.
+    pub env_args: Vec<String>,
+    /// Column of its first token (Python blocks), and braces opened minus closed.
+    pub indent: usize,
+    pub braces: i32,
+}
+
+/// Strips the quotes (and a Python prefix) of a string literal.
+pub(super) fn literal(raw: &str) -> &str {
+    let q = raw.as_bytes().first().copied().unwrap_or(b'"');
+    let triple = raw.len() >= 6 && raw.as_bytes().iter().take(3).all(|b| *b == q);
+    let cut = if triple { 3 } else { 1 };
+    let body = raw.get(cut..).unwrap_or("");
+    let end = body.len().saturating_sub(
+        body.as_bytes()
+            .iter()
+            .rev()
+            .take(cut)
+            .take_while(|b| **b == q)
+            .count(),
+    );
+    body.get(..end).unwrap_or(body)
+}
+
+/// Names an interpolating string reads: `$name`, `${name}`, `#{name}`, and words inside `{…}`.
+pub(super) fn interpolated(body: &str, lang: Lang, refs: &mut Vec<String>) {
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    let mut braces = 0usize;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'{' {
+            braces += 1;
+        } else if b == b'}' {
+            braces = braces.saturating_sub(1);
+        }
+        let word_start = b.is_ascii_alphabetic() || b == b'_';
+        let prev_ok = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+        if word_start && prev_ok {
+            let mut j = i;
+            while j < bytes.len()
+                && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_' || bytes[j] == b':')
+            {
+                j += 1;
+            }
+            let dollar = i > 0 && bytes[i - 1] == b'$'
+                || i > 1 && bytes[i - 1] == b'{' && matches!(bytes[i - 2], b'$' | b'#');
+            let in_code = braces > 0 && matches!(lang, Lang::Python | Lang::Js);
+            if dollar || in_code {
+                refs.push(body[i..j].trim_end_matches(':').to_owned());
+            }
+            i = j;
+            continue;
+        }
+        i += 1;
+    }
+}
+
+/// Most names and strings kept per statement.
+pub(super) const MAX_NAMES: usize = 64;
+/// Longest constant text followed.
+pub(super) const MAX_CONST: usize = 4096;
+/// Most functions followed per file.
+pub(super) const MAX_FUNCS: usize = 256;
+
+pub(super) const ASSIGN_KEYWORDS: &[&str] = &[
+    "const", "let", "var", "export", "local", "readonly", "declare", "typeset", "my", "our",
+    "global", "static", "final", "auto", "val",
+];
+
+/// Prepares the statement `toks` of `text`.
+pub fn prepare(text: &str, toks: &[Token], lang: Lang) -> Option<Stmt> {
+    let first = toks.iter().find(|t| t.kind != Kind::Comment)?;
+    let last = toks.iter().rev().find(|t| t.kind != Kind::Comment)?;
+    let (start, end) = (first.start, last.end);
+    let mut code = String::with_capacity(end - start);
+    let mut at = start;
+    let mut refs = Vec::new();
+    let mut words = Vec::new();
+    let mut strings = Vec::new();
+    let mut braces = 0;
+    for tok in toks {
+        if tok.kind == Kind::Comment {
+            code.push_str(&text[at.min(tok.start)..tok.start]);
+            code.extend(std::iter::repeat_n(' ', tok.end - tok.start));
+            at = tok.end;
+            continue;
+        }
+        let s = &text[tok.start..tok.end];
+        match tok.kind {
+            Kind::Word { var } => {
+                if var {
+                    refs.push(s.to_owned());
+                }
+                words.push(s.to_owned());
+            }
+            Kind::Str { interp } => {
+                let body = literal(s);
+                if interp {
+                    interpolated(body, lang, &mut refs);
+                }
+                strings.push(body.to_owned());
+            }
+            Kind::Punct(b'{') => braces += 1,
+            Kind::Punct(b'}') => braces -= 1,
+            _ => {}
+        }
+    }
+    if at < end {
+        code.push_str(&text[at..end]);
+    }
+    // Bounded work per statement whatever its length: the names and strings that matter come
+    // first in real code.
+    refs.truncate(MAX_NAMES);
+    words.truncate(MAX_NAMES);
+    strings.truncate(MAX_NAMES);
+    let indent = text[..start].rfind('\n').map_or(start, |nl| start - nl - 1);
+    let (assigns, rhs_at) = assignment(text, toks, lang, start);
+    let env_args = env_arguments(&code);
+    Some(Stmt {
+        start,
+        end,
+        code,
+        refs,
+        words,
+        strings,
+        assigns,
+        rhs_at,
+        env_args,
+        indent,
+        braces,
+    })
+}
+
+pub(super) static ENV_ARG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(env|environ|extra_env)\s*[=:]\s*\$?\{?\s*(\*\*)?\$?(\w+)")
+        .expect("static regex builds")
+});
+
+pub(super) fn env_arguments(code: &str) -> Vec<String> {
+    ENV_ARG
+        .captures_iter(code)
+        .map(|c| c[3].to_owned())
+        .collect()
+}
+
+/// The names a statement assigns (`x = …`, `const x = …`, `export X=…`, `$x = …`, `for x in …`,
+/// `with … as x`, `x.append(…)`, `x[k] = …`, `read X`), and where the value starts in its code.
+pub(super) fn assignment(
+    text: &str,
+    toks: &[Token],
+    lang: Lang,
+    base: usize,
+) -> (Vec<String>, usize) {
+    let code: Vec<&Token> = toks.iter().filter(|t| t.kind != Kind::Comment).collect();
+    let word = |t: &Token| match t.kind {
+        Kind::Word { .. } => Some(&text[t.start..t.end]),
+        _ => None,
+    };
+    let mut k = 0;
+    while k + 1 < code.len()
+        && word(code[k]).is_some_and(|w| ASSIGN_KEYWORDS.contains(&w))
+        && word(code[k + 1]).is_some()
+    {
+        k += 1;
+    }
+    // `for x in …` / `for (const x of …)` / `foreach ($x in …)`.
+    if let Some(w) = code.first().and_then(|t| word(t))
+        && matches!(w, "for" | "foreach")
+    {
+        let mut names = Vec::new();
+        for (i, t) in code.iter().enumerate().skip(1) {
+            match word(t) {
+                Some("in" | "of") => {
+                    let at = code.get(i + 1).map_or(t.end, |n| n.start);
+                    return (names, at - base);
+                }
+                Some(w) if !ASSIGN_KEYWORDS.contains(&w) => names.push(w.to_owned()),
+                _ => {}
+            }
+        }
+        return (Vec::new(), 0);
+    }
+    // `with open(p) as f:`
+    if let Some(i) = code.iter().position(|t| word(t) == Some("as"))
+        && code.first().and_then(|t| word(t)) == Some("with")
+        && let Some(name) = code.get(i + 1).and_then(|t| word(t))
+    {
+        return (vec![name.to_owned()], code[0].end - base);
+    }
+    // `read X < file`
+    if lang == Lang::Shell && code.get(k).and_then(|t| word(t)) == Some("read") {
+        let names = code[k + 1..]
+            .iter()
+            .filter_map(|t| word(t))
+            .filter(|w| !w.starts_with('-'))
+            .take(1)
+            .map(str::to_owned)
+            .collect();
+        return (names, code[k].end - base);
+    }
+    // `lhs = rhs`: the lhs is words, `.`, `,`, `[…]`, `:` (annotations), `$`.
+    let mut names = Vec::new();
+    let mut expect_name = true;
+    let mut depth = 0usize;
+    for (i, t) in code.iter().enumerate().skip(k) {
+        match t.kind {
+            Kind::Word { .. } if expect_name && depth == 0 => {
+                names.push(text[t.start..t.end].to_owned());
+                expect_name = false;
+            }
+            Kind::Word { .. } | Kind::Str { .. } => {}
+            Kind::Punct(b'=') => {
+                let next = code.get(i + 1).map(|n| n.kind);
+                let prev = i.checked_sub(1).map(|p| code[p].kind);
+                let adjacent_prev = i > 0 && code[i - 1].end == t.start;
+                let regex_match = lang != Lang::Shell && matches!(next, Some(Kind::Punct(b'~')));
+                let compare = regex_match
+                    || matches!(next, Some(Kind::Punct(b'=' | b'>')))
+                    || (adjacent_prev
+                        && matches!(prev, Some(Kind::Punct(b'=' | b'!' | b'<' | b'>'))));
+                if compare || names.is_empty() || depth > 0 {
+                    return (Vec::new(), 0);
+                }
+                let at = code.get(i + 1).map_or(t.end, |n| n.start);
+                return (names, at - base);
+            }
+            Kind::Punct(b',') if depth == 0 => expect_name = true,
+            Kind::Punct(b'[') => depth += 1,
+            Kind::Punct(b']') => depth = depth.saturating_sub(1),
+            Kind::Punct(
+                b'.' | b':' | b'$' | b'+' | b'-' | b'*' | b'|' | b'?' | b'@' | b'(' | b')',
+            ) => {
+                // `x.y(…)`: a method call on x with the rest as its value.
+                if matches!(t.kind, Kind::Punct(b'(')) && depth == 0 {
+                    let method = i >= 2 && matches!(code[i - 2].kind, Kind::Punct(b'.'));
+                    if method && !names.is_empty() {
+                        return (names[..1].to_vec(), t.end - base);
+                    }
+                    return (Vec::new(), 0);
+                }
+            }
+            _ => return (Vec::new(), 0),
+        }
+    }
+    (Vec::new(), 0)
+}
