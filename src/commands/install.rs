@@ -404,6 +404,7 @@ fn on_disk(
                 computed_hash: String::new(),
                 notes: Vec::new(),
                 store: None,
+                digested: std::sync::OnceLock::new(),
             };
             if !transaction.in_place(placement, &none)? {
                 return Ok(false);

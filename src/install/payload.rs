@@ -72,15 +72,22 @@ pub struct Payload {
     /// The [`crate::install::store::Store`] the payload was read from, if it was: its files are placed by
     /// reflink from there where the file system can.
     pub store: Option<crate::install::store::Store>,
+    /// [`Payload::digests`], computed once (the gate's worker, the transaction's record and the
+    /// lock all ask); `files` is not changed once they are.
+    pub digested: std::sync::OnceLock<lock::Files>,
 }
 
 impl Payload {
     /// `relative/path` → `sha256:<hex>` of what is installed.
     pub fn digests(&self) -> lock::Files {
-        self.files
-            .iter()
-            .map(|f| (f.rel.clone(), lock::digest(&f.bytes)))
-            .collect()
+        self.digested
+            .get_or_init(|| {
+                self.files
+                    .iter()
+                    .map(|f| (f.rel.clone(), lock::digest(&f.bytes)))
+                    .collect()
+            })
+            .clone()
     }
 }
 
@@ -115,6 +122,7 @@ pub fn collect(
             computed_hash: String::new(),
             notes: Vec::new(),
             store: None,
+            digested: std::sync::OnceLock::new(),
         },
         hashed: Vec::new(),
         total: 0,

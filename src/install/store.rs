@@ -191,6 +191,7 @@ impl Store {
             computed_hash: computed_hash.to_owned(),
             notes: Vec::new(),
             store: Some(self.clone()),
+            digested: std::sync::OnceLock::new(),
         };
         let _ = touch(&path, SystemTime::now());
         Ok((manifest.dir, payload))
@@ -318,6 +319,7 @@ mod tests {
             computed_hash,
             notes: Vec::new(),
             store: None,
+            digested: std::sync::OnceLock::new(),
         }
     }
 

@@ -994,6 +994,7 @@ mod tests {
             computed_hash: String::new(),
             notes: Vec::new(),
             store: None,
+            digested: std::sync::OnceLock::new(),
         }
     }
 

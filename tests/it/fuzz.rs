@@ -159,6 +159,7 @@ proptest! {
             computed_hash: String::new(),
             notes: Vec::new(),
             store: None,
+            digested: std::sync::OnceLock::new(),
         };
         let gate = skills::gate::Gate::new(&skills::cli::GateArgs { allow: Vec::new(), no_verify: false }, &skills::output::Printer::silent()).unwrap();
         let _ = gate.lint(&payload);
