@@ -111,7 +111,12 @@ SKILLS="$HOME/.cache/skills-action/bin/skills"
 (cd "$PROJECT" && "$SKILLS" add ./vendor/pdf -a claude-code -y -q)
 run_action command=frozen > "$TMP/action.out" || fail "frozen on a faithful install: $(cat "$TMP/action.out")"
 echo "changed upstream" >> "$PROJECT/vendor/pdf/forms.md"
+# The installed copy is still as locked: frozen compares the disk with the lock and leaves the
+# source alone (`skills check` is what asks the source).
+run_action command=frozen > "$TMP/action.out" 2>&1 || fail "frozen of a project in place: $(cat "$TMP/action.out")"
+# A checkout without the copy (a fresh CI machine): the source must reproduce the lock.
+rm -rf "$PROJECT/.claude/skills/pdf"
 if run_action command=frozen > "$TMP/action.out" 2>&1; then fail "frozen reproduced a skill that changed"; fi
 grep -q 'cannot be reproduced exactly' "$TMP/action.out" || fail "frozen said: $(cat "$TMP/action.out")"
-echo "action: lint annotates and fails on errors; frozen passes, then fails once the source moved"
+echo "action: lint annotates and fails on errors; frozen passes in place, and fails on a fresh checkout once the source moved"
 fi
