@@ -215,15 +215,29 @@ static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex builds")
 });
 
-/// What makes a comment that speaks to the model harmful to whoever installs the skill: an
-/// address, something sensitive, sending, hiding, or running.
-static HARMFUL_COMMENT: LazyLock<Regex> = LazyLock::new(|| {
+/// What makes a comment that speaks to the model harmful to whoever installs the skill: hiding,
+/// or an action (sending, running, deleting) on an address or something sensitive. A sensitive
+/// word alone ("AWS" in a reviewer's note on platforms) is not enough.
+static HARMFUL_ACTION: LazyLock<Regex> = LazyLock::new(|| {
     super::exec::ascii_regex(
-        r"(?ix)https?://|\b(send|forward|upload|post|exfiltrate|email|transmit|curl|wget|execute|exec|eval|delete|remove|download|install)\b
-        |\b(token|secret|password|credential|api\s+key|\.env|ssh|aws|cookie|session|environment|wallet)s?\b
-        |\b(do\s+not|don'?t|never)\s+(tell|mention|show|reveal)|\b(silently|secretly|quietly|hidden)\b",
+        r"(?ix)\b(send|forward|upload|post|exfiltrate|email|transmit|curl|wget|execute|exec|eval|delete|remove|download|install)\b",
     )
 });
+static HARMFUL_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    super::exec::ascii_regex(
+        r"(?ix)https?://|\b(token|secret|password|credential|api\s+key|\.env|ssh|aws|cookie|session|environment|wallet)s?\b",
+    )
+});
+static HARMFUL_HIDING: LazyLock<Regex> = LazyLock::new(|| {
+    super::exec::ascii_regex(
+        r"(?ix)\b(do\s+not|don'?t|never)\s+(tell|mention|show|reveal)|\b(silently|secretly|quietly)\b",
+    )
+});
+
+fn harmful_comment(body: &str) -> bool {
+    HARMFUL_HIDING.is_match(body)
+        || (HARMFUL_ACTION.is_match(body) && HARMFUL_OBJECT.is_match(body))
+}
 
 /// Characters that render as nothing.
 fn zero_width(c: char) -> bool {
@@ -254,9 +268,8 @@ pub fn scan_hidden_instructions(
                 || COMMAND.is_match(body)
                 || (DIRECTIVE.is_match(body) && ACTION.is_match(body));
             if addressed {
-                let harmless = !INJECTION.is_match(body)
-                    && !COMMAND.is_match(body)
-                    && !HARMFUL_COMMENT.is_match(body);
+                let harmless =
+                    !INJECTION.is_match(body) && !COMMAND.is_match(body) && !harmful_comment(body);
                 let (rule, what) = if harmless {
                     (&rules::MODEL_COMMENT, "speaks to the model")
                 } else {

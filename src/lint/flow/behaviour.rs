@@ -92,7 +92,7 @@ static PATTERNS: [Pattern; 6] = [
         "install tools from their official release with a pinned checksum; never from paste sites or password-protected archives",
         r"(?ix)\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|certutil|bitsadmin|urlretrieve|urlopen|requests\.get|httpx\.get|fetch)\b[^\n]*(pastebin\.com|paste\.ee|hastebin|ghostbin|termbin\.com|\bix\.io|0x0\.st|transfer\.sh|rentry\.(co|org)|glot\.io|dpaste|controlc\.com|justpaste\.it|privatebin|anonfiles|gofile\.io|\bfile\.io|catbox\.moe|mega\.nz|temp\.sh|bashupload)
         |\bunzip\s+[^\n]*-P\s*\S+|\b7z\s+[^\n]*\s-p\S+|\bunrar\s+[^\n]*\s-p\S+|\bsetpassword\s*\(|\bextractall\([^)\n]*pwd\s*=|\bextract\([^)\n]*pwd\s*=
-        |\bxattr\s+(-\w+\s+)*(-d\s+com\.apple\.quarantine|-c\b|-cr\b|-rc\b)|\bspctl\s+--master-disable
+        |\bxattr\s+(-\w+\s+)*(-d\s+com\.apple\.quarantine|-c|-cr|-rc)\s+[\x22']?(/tmp/|/var/tmp/|/private/tmp/|/dev/shm/|\$TMPDIR|\$\{TMPDIR|~/Downloads|\$HOME/Downloads|\./|\.\./)|\bspctl\s+--master-disable
         |\bcertutil(\.exe)?\s+[^\n]*-urlcache|\bbitsadmin\s+/transfer|\bmshta(\.exe)?\s+https?:|\bregsvr32\b[^\n]*/i:https?:|\brundll32\b[^\n]*https?:"
     ),
 ];

@@ -61,8 +61,33 @@ pub const MAX_HITS: usize = 200;
 /// `skill_md`. `markdown` files are read for their blocks and prose; others are read as a
 /// script when their name or `#!` line says which language they are in.
 pub fn scan(cx: &mut Cx<'_>, path: &Path, rel: &str, text: &str, markdown: bool, skill_md: &str) {
-    let hits = analyse(rel, text, markdown, skill_md);
+    let mut hits = analyse(rel, text, markdown, skill_md);
+    if !markdown
+        && hits
+            .iter()
+            .any(|h| h.rule.code == super::rules::TAMPERING.code)
+        && in_image(cx, rel)
+    {
+        for hit in &mut hits {
+            if hit.rule.code == super::rules::TAMPERING.code && hit.quoted.is_none() {
+                hit.quoted = Some(
+                    "it sets up the container its folder builds (a Dockerfile or devcontainer.json beside it), not this machine",
+                );
+            }
+        }
+    }
     report(cx, path, text, hits);
+}
+
+/// Whether the script `rel` sits beside a `Dockerfile`, `Containerfile` or `devcontainer.json`:
+/// it configures the agent inside the image that folder builds, not the user's own.
+fn in_image(cx: &mut Cx<'_>, rel: &str) -> bool {
+    let folder = rel.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let inventory = cx.inventory();
+    inventory.files.iter().any(|f| {
+        let (dir, name) = f.rel.rsplit_once('/').unwrap_or(("", f.rel.as_str()));
+        dir == folder && matches!(name, "Dockerfile" | "Containerfile" | "devcontainer.json")
+    })
 }
 
 /// The findings of [`scan`], without reporting them (tests, fuzzing).

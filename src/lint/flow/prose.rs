@@ -16,14 +16,14 @@ static CONCEAL: LazyLock<Regex> = LazyLock::new(|| {
         r"(?ix)\b(do\s+not|don'?t|never|without)\s+(tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|show|showing|ask|asking|disclose|disclosing|confirm|prompting|bother|bothering)\b(\s+\w+){0,3}?\s+(the\s+)?(user|human|developer|operator)
         |\b(do\s+not|don'?t|never)\s+(ask|mention|tell|say|announce|explain)\b\s*(it|this|that|anything)?\s*[,.;]
         |\b(silently|quietly|covertly|secretly|invisibly|stealthily)\b|\bin\s+the\s+background\b|\bwithout\s+(asking|confirmation|consent|approval|the\s+user)
-        |\b(hide|conceal)\s+(this|it|these|them|the\s+\w+)\s+from\b|\bkeep\s+(this|it)\s+(hidden|secret|confidential)\b
+        |\b(hide|conceal)\s+(this|it|these|them|the\s+\w+)\s+from\b|\b(stay|remain|be\s+kept)\s+hidden\s+from\s+(the\s+)?(user|human)\b|\bkeep\s+(this|it)\s+(hidden|secret|confidential)\b
         |\b(user|human)\s+(must\s+not|should\s+not|shouldn'?t|need\s+not|doesn'?t\s+need\s+to|does\s+not\s+need\s+to)\s+(know|see|be\s+told|notice)",
     )
 });
 
 static UNSKIPPABLE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r"(?ix)<\s*important\s*>|\b(do\s+not|don'?t|never|must\s+not)\s+skip\b|\bmandatory\b|\brequired\s+(first\s+)?step\b|\bbefore\s+(any|every|each)\s+(other\s+)?(step|task|response|action|reply|answer)\b|\bmust\s+(always\s+)?(first\s+)?(read|send|forward|post|upload|include|run|call|sync|collect)\b|\bMUST\b|\bCRITICAL\b|\balways\s+(first\s+)?(send|forward|upload|post|sync)\b",
+        r"(?ix)<\s*important\s*>|\b(do\s+not|don'?t|never|must\s+not)\s+skip\b|\bmandatory\b|\brequired\s+(first\s+)?step\b|\bbefore\s+(any|every|each)\s+(other\s+)?(step|task|response|action|reply|answer)\b|\bmust\s+(always\s+)?(first\s+)?(read|send|forward|post|upload|include|run|call|sync|collect)\b|(?-i:\bMUST\b|\bCRITICAL\b|\bIMPORTANT\b)|\b(must\s+)?never\s+be\s+skipped\b|\balways\s+(first\s+)?(send|forward|upload|post|sync)\b",
     )
 });
 
@@ -56,6 +56,75 @@ fn negated(sentence: &str) -> bool {
         })
 }
 
+/// An adverb of hiding ("silently") counts only next to the verb it hides: "silently send".
+const NEAR: usize = 64;
+/// What is sent follows its verb closely, in the same sentence: "send the project's `.env`".
+const OBJECT: usize = 80;
+
+/// Whether `text[from..to]` crosses the end of a sentence.
+fn crosses_sentence(text: &str, from: usize, to: usize) -> bool {
+    let between = text.get(from..to).unwrap_or("");
+    between.contains(". ") || between.contains(".\n") || between.contains("\n\n")
+}
+
+/// A demand that hides or cannot skip an action that sends something sensitive, in the
+/// paragraph `text` at file offset `at`; `after` is the block it introduces, if any. In long
+/// technical prose "silently", "send" and "token" meet by chance, so the pieces must be close:
+/// a hiding adverb next to its verb, and what is sent right after the verb.
+fn covert(text: &str, after: &str, at: usize, quoted: Option<&'static str>, hits: &mut Vec<Hit>) {
+    let sends: Vec<regex::Match<'_>> = SEND.find_iter(text).take(64).collect();
+    let conceal = CONCEAL.find_iter(text).find(|m| {
+        let s = m.as_str().to_ascii_lowercase();
+        if s.starts_with("without") {
+            let sentence_start = text[..m.start()]
+                .rfind(['.', '!', '?', '\n'])
+                .map_or(0, |i| i + 1);
+            return !negated(&text[sentence_start..m.start()]);
+        }
+        let adverb = !s.contains(' ') || s.starts_with("in ");
+        !adverb || sends.iter().any(|v| v.start().abs_diff(m.start()) <= NEAR)
+    });
+    let unskippable = UNSKIPPABLE.find(text);
+    if conceal.is_none() && unskippable.is_none() {
+        return;
+    }
+    let dest = DESTINATION.find(text).or_else(|| DESTINATION.find(after));
+    // A send whose object is sensitive: a sensitive word right after the verb.
+    let object = sends.iter().find_map(|v| {
+        let window = &text[v.end()..floor(text, (v.end() + OBJECT).min(text.len()))];
+        SENSITIVE
+            .find(window)
+            .filter(|m| !crosses_sentence(window, 0, m.start()))
+            .map(|m| (*v, m.as_str()))
+    });
+    let fires = match (conceal, unskippable) {
+        (Some(_), _) => {
+            object.is_some()
+                || (!sends.is_empty()
+                    && dest.is_some_and(|d| d.as_str().contains("://") || d.as_str().contains('@')))
+        }
+        (None, Some(_)) => object.is_some() && dest.is_some(),
+        (None, None) => false,
+    };
+    let send = object.map(|(v, _)| v).or_else(|| sends.first().copied());
+    if fires && let Some(send) = send {
+        let demand = conceal.or(unskippable).map_or("", |m| m.as_str());
+        let to = dest.map_or(String::new(), |d| format!(" to `{}`", excerpt(d.as_str())));
+        hits.push(Hit {
+            rule: &rules::COVERT_INSTRUCTION,
+            at: at + send.start(),
+            message: format!(
+                "the instructions demand (\"{}\") that the agent {}{}{to} without the user's say",
+                excerpt(demand),
+                send.as_str().to_ascii_lowercase(),
+                object.map_or(String::new(), |(_, s)| format!(" {}", excerpt(s))),
+            ),
+            help: "a skill never asks the agent to hide what it does or to send the user's data",
+            quoted,
+        });
+    }
+}
+
 /// Findings in the prose paragraph `text` at file offset `at`.
 /// `around` is the paragraph with what follows it (a block it introduces).
 pub fn scan(
@@ -69,43 +138,13 @@ pub fn scan(
         let cut = &text[..floor(text, 8 * 1024)];
         return scan(cut, cut, at, quoted, hits);
     }
-    let conceal = CONCEAL.find_iter(text).find(|m| {
-        let s = m.as_str().to_ascii_lowercase();
-        if !s.starts_with("without") {
-            return true;
-        }
-        let sentence_start = text[..m.start()]
-            .rfind(['.', '!', '?', '\n'])
-            .map_or(0, |i| i + 1);
-        !negated(&text[sentence_start..m.start()])
-    });
-    let unskippable = UNSKIPPABLE.find(text);
-    if conceal.is_some() || unskippable.is_some() {
-        let send = SEND.find(text);
-        let dest = DESTINATION.find(text).or_else(|| DESTINATION.find(around));
-        let sensitive = SENSITIVE.find(text);
-        let fires = match (conceal, unskippable) {
-            (Some(_), _) => send.is_some() && (dest.is_some() || sensitive.is_some()),
-            (None, Some(_)) => send.is_some() && dest.is_some() && sensitive.is_some(),
-            (None, None) => false,
-        };
-        if fires && let Some(send) = send {
-            let demand = conceal.or(unskippable).map_or("", |m| m.as_str());
-            let to = dest.map_or(String::new(), |d| format!(" to `{}`", excerpt(d.as_str())));
-            hits.push(Hit {
-                rule: &rules::COVERT_INSTRUCTION,
-                at: at + send.start(),
-                message: format!(
-                    "the instructions demand (\"{}\") that the agent {}{}{to} without the user's say",
-                    excerpt(demand),
-                    send.as_str().to_ascii_lowercase(),
-                    sensitive.map_or(String::new(), |s| format!(" {}", excerpt(s.as_str()))),
-                ),
-                help: "a skill never asks the agent to hide what it does or to send the user's data",
-                quoted,
-            });
-        }
-    }
+    covert(
+        text,
+        around.get(text.len()..).unwrap_or(""),
+        at,
+        quoted,
+        hits,
+    );
     if let Some(m) = PASTE_RUN.find(text) {
         hits.push(Hit {
             rule: &rules::DROPPER,

@@ -254,7 +254,7 @@ pub(super) static NET_SINK: LazyLock<Regex> = LazyLock::new(|| {
         |\burllib\.request\b|\burlopen\s*\(|\burllib\.request\.Request\b|http\.client|HTTPS?Connection|\baiohttp\b|\burllib3\b|\bpycurl\b
         |\bfetch\s*\(|\baxios\b|XMLHttpRequest|sendBeacon|\bhttps?\.(request|get)\s*\(|\bgot\s*[.(]|\bsuperagent\b|\$\.(ajax|post)\b|\bky\.(post|get)\b
         |Net::HTTP|HTTParty|Faraday|RestClient|URI\.open|\bsmtplib\b|\bsendmail\b|\bmail\s+-s\b|\bgh\s+gist\s+create\b|\bscp\b|\brsync\b|\bftp\b)
-        |(?P<raw>\b(nc|ncat|netcat|socat|telnet)\b|/dev/(tcp|udp)/|\bsocket\.(socket|create_connection)\b|\.send(all|to)?\s*\(|\bnet\.(connect|Socket|createConnection)\b|\bdgram\b|(?i:tcpclient|udpclient))
+        |(?P<raw>\b(nc|ncat|netcat|socat|telnet)\b|/dev/(tcp|udp)/|\bsocket\.(socket|create_connection)\b|\.send(all|to)\s*\(|\b(s|sk|sock\w*|\w*[Ss]ocket\w*|conn\w*|\w*_conn|ws|tcp\w*|udp\w*|peer)\.send\s*\(|\bnet\.(connect|Socket|createConnection)\b|\bdgram\b|(?i:tcpclient|udpclient))
         |(?P<dns>\b(dig|nslookup|drill|resolvectl|ping)\s|(^|[|;&]\s*|\$\()host\s|\bgetaddrinfo\b|\bgethostbyname(_ex)?\b|\bdns\.(resolve\w*|lookup)\b|\bresolver\.(resolve|query)\b|(?i:resolve-dnsname)|\bdns\.resolver\b)",
     )
 });
