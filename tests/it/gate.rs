@@ -315,7 +315,10 @@ fn local_sources_name_the_file_on_disk() {
 /// Skills shaped like popular published ones that `lint` flags for their publisher and the gate
 /// lets in: a description over 1,024 characters with a comment for reviewers (anthropics/skills
 /// `claude-api`), a documentation key in reference docs (trailofbits/skills
-/// `firebase-apk-scanner`), and a review skill whose reference quotes attacks it never runs.
+/// `firebase-apk-scanner`), a review skill whose reference quotes attacks it never runs, and an
+/// SDK guide in the shapes that refused `claude-api` and trailofbits' `devcontainer-setup` on
+/// the way (hiding adverbs far from any send, `.send` on an SDK client, quarantine removed from
+/// a brew-installed binary, a reviewer's note naming AWS, a dev container's setup script).
 #[test]
 fn what_hurts_only_the_publisher_installs_with_warnings() {
     let context = TestContext::new();
@@ -327,7 +330,7 @@ fn what_hurts_only_the_publisher_installs_with_warnings() {
             .arg(&source)
             .args(["-s", "*", "-a", "claude-code", "-y"]));
     assert_eq!(output.code, 0, "{}", output.stderr);
-    for name in ["api-reference", "apk-key-audit", "exfil-review"] {
+    for name in ["agent-sdk-guide", "api-reference", "apk-key-audit", "exfil-review"] {
         assert!(
             context
                 .project
