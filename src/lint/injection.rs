@@ -234,8 +234,17 @@ static HARMFUL_HIDING: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Sensitive on its own: an address, a credential path or a secret's name (not "token", which
+/// every note about language models says, nor "AWS", a platform's name).
+static HARMFUL_ALONE: LazyLock<Regex> = LazyLock::new(|| {
+    super::exec::ascii_regex(
+        r"(?ix)https?://|~/\.\w+|\.aws/|\.ssh/|\bid_rsa\b|\bcredentials?\b|\.env\b|\b(secret|password|api\s+key|cookie|wallet)s?\b",
+    )
+});
+
 fn harmful_comment(body: &str) -> bool {
     HARMFUL_HIDING.is_match(body)
+        || HARMFUL_ALONE.is_match(body)
         || (HARMFUL_ACTION.is_match(body) && HARMFUL_OBJECT.is_match(body))
 }
 

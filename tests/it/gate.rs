@@ -330,7 +330,12 @@ fn what_hurts_only_the_publisher_installs_with_warnings() {
             .arg(&source)
             .args(["-s", "*", "-a", "claude-code", "-y"]));
     assert_eq!(output.code, 0, "{}", output.stderr);
-    for name in ["agent-sdk-guide", "api-reference", "apk-key-audit", "exfil-review"] {
+    for name in [
+        "agent-sdk-guide",
+        "api-reference",
+        "apk-key-audit",
+        "exfil-review",
+    ] {
         assert!(
             context
                 .project
