@@ -146,7 +146,7 @@ pub fn lint(index: &SkillIndex, config: &Config) -> Report {
             let rule = &rules::UNREADABLE;
             Diagnostic {
                 rule,
-                severity: config.severity(rule),
+                severity: config.strict_of(rule.severity),
                 message: format!("cannot search this folder: {}", problem.message),
                 help: None,
                 path: problem.path.clone(),
@@ -170,11 +170,12 @@ impl Config {
         self.allowed.contains(family.as_str())
     }
 
-    fn severity(&self, rule: &Rule) -> Severity {
-        if self.strict && rule.severity == Severity::Warning {
+    /// `severity` as reported: `--strict` makes a warning an error.
+    fn strict_of(&self, severity: Severity) -> Severity {
+        if self.strict && severity == Severity::Warning {
             Severity::Error
         } else {
-            rule.severity
+            severity
         }
     }
 }
@@ -264,20 +265,7 @@ impl<'a> Cx<'a> {
         pos: Option<Pos>,
         message: String,
     ) -> Finding<'_> {
-        if self.config.is_allowed(rule) {
-            return Finding(None);
-        }
-
-        self.diagnostics.push(Diagnostic {
-            rule,
-            severity: self.config.severity(rule),
-            message,
-            help: None,
-            path: path.to_path_buf(),
-            line: pos.map(|p| p.line),
-            col: pos.map(|p| p.col),
-        });
-        Finding(self.diagnostics.last_mut())
+        self.report_as(rule, rule.severity, path, pos, message)
     }
 
     /// Records a finding of `rule` at `severity` instead of the rule's own (a quoted attack is a
@@ -293,14 +281,9 @@ impl<'a> Cx<'a> {
         if self.config.is_allowed(rule) {
             return Finding(None);
         }
-        let severity = if self.config.strict && severity == Severity::Warning {
-            Severity::Error
-        } else {
-            severity
-        };
         self.diagnostics.push(Diagnostic {
             rule,
-            severity,
+            severity: self.config.strict_of(severity),
             message,
             help: None,
             path: path.to_path_buf(),
