@@ -20,10 +20,9 @@ pub const TEMP_PREFIX: &str = ".skills-";
 /// The largest lockfile or `package.json` read.
 pub const MAX_MANIFEST: u64 = 64 << 20;
 
-/// Reads a lockfile or a `package.json` that a checkout may have made anything: opened without
-/// blocking (a FIFO does not hang the run), read only when it is a regular file (not
-/// `/dev/zero`, a socket or a folder, also through a link), and at most [`MAX_MANIFEST`] bytes.
-pub fn read_manifest(path: &Path) -> std::io::Result<Vec<u8>> {
+/// Opens a file for reading without blocking on a FIFO (a `SKILL.md` that is a named pipe must
+/// not hang the whole run).
+pub fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -31,7 +30,14 @@ pub fn read_manifest(path: &Path) -> std::io::Result<Vec<u8>> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = options.open(path)?;
+    options.open(path)
+}
+
+/// Reads a lockfile or a `package.json` that a checkout may have made anything: opened without
+/// blocking (a FIFO does not hang the run), read only when it is a regular file (not
+/// `/dev/zero`, a socket or a folder, also through a link), and at most [`MAX_MANIFEST`] bytes.
+pub fn read_manifest(path: &Path) -> std::io::Result<Vec<u8>> {
+    let file = open_nonblocking(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(std::io::Error::new(

@@ -253,19 +253,6 @@ impl Skill {
 /// link to `/dev/zero` or a runaway file cannot exhaust memory.
 pub const MAX_READ: u64 = 64 << 20;
 
-/// Opens a file for reading without blocking on a FIFO (a `SKILL.md` that is a named pipe must
-/// not hang the whole run).
-fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    options.open(path)
-}
-
 fn too_large(path: &Path) -> std::io::Error {
     std::io::Error::new(
         std::io::ErrorKind::InvalidData,
@@ -278,7 +265,7 @@ fn too_large(path: &Path) -> std::io::Error {
 /// matters when thousands of small files are read. `size`, when known, sizes the scratch buffer.
 /// Reading stops with an error past [`MAX_READ`].
 pub fn read_file(path: &Path, size: Option<u64>) -> std::io::Result<Vec<u8>> {
-    let file = open_nonblocking(path)?;
+    let file = crate::fsutil::open_nonblocking(path)?;
     read_open(file, size, MAX_READ).map_err(|err| match err {
         ReadOpen::TooLarge => too_large(path),
         ReadOpen::Io(err) => err,
@@ -295,7 +282,7 @@ pub fn read_listed(
     stamp: &inventory::Stamp,
     size: Option<u64>,
 ) -> std::io::Result<Vec<u8>> {
-    let file = open_nonblocking(path)?;
+    let file = crate::fsutil::open_nonblocking(path)?;
     let now = inventory::Stamp::of(&file.metadata()?);
     if (now.dev, now.ino) != (stamp.dev, stamp.ino) {
         return Err(std::io::Error::new(
@@ -369,7 +356,7 @@ pub fn read_open(
 pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, bool)> {
     use std::io::Read as _;
     const CHUNK: usize = 4096;
-    let mut file = open_nonblocking(path)?;
+    let mut file = crate::fsutil::open_nonblocking(path)?;
     let mut bytes: Vec<u8> = Vec::new();
     let mut chunk = [0u8; CHUNK];
     let mut scan = frontmatter::HeadScan::default();
