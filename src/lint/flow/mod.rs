@@ -9,7 +9,7 @@
 //! presents as an attack, a search for a pattern, or a block in a reference file that SKILL.md
 //! never tells the agent to run is a quotation, reported as a warning instead of an error.
 //!
-//! Cost: one literal search ([`TRIGGER`]) over the file first; a file without any trigger is not
+//! Cost: one literal search ([`has_trigger`]) over the file first; a file without any trigger is not
 //! analysed. The analysis itself is linear in the file: a tokenizer pass, statements of bounded
 //! length, and a bounded number of propagation passes.
 
@@ -24,6 +24,9 @@ pub mod taint;
 use std::path::Path;
 use std::sync::LazyLock;
 
+use aho_corasick::Anchored;
+use aho_corasick::automaton::Automaton as _;
+use aho_corasick::dfa::DFA;
 use regex::Regex;
 
 use super::Cx;
@@ -44,12 +47,270 @@ pub struct Hit {
 }
 
 /// Literals one of which every finding's text holds: files without any are skipped.
-static TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"environ|process\.env|getenv|printenv|env\||env \||env\)|env;|env\n|env`|env'|env\x22|env >|Env:|env:|ENV|TOKEN|Token|token|SECRET|Secret|secret|_KEY|PASSW|Passw|passw|api_key|apiKey|credential|\.ssh|\.aws|\.netrc|\.npmrc|\.pypirc|\.kube|\.docker|gcloud|\.gnupg|eychain|generic-password|ookies|Login Data|allet|electrum|xodus|etaMask|etamask|curl|wget|request|httpx|urllib|urlopen|fetch|axios|http|nvoke-|iwr|irm|WebClient|ocket|nc |ncat|netcat|socat|/dev/tcp|/dev/udp|telnet|dig |nslookup|getaddrinfo|gethostbyname|dns|xmrig|stratum|miner|sudo|chmod|setcap|usermod|cron|bashrc|zshrc|zshenv|\.profile|bash_profile|zprofile|config\.fish|PROFILE|systemd|systemctl|launchctl|Launch|hooks|rm |mkfs|dd |shred|Remove-Item|rmtree|rmSync|unlink|home|HOME|\.claude|\.cursor|\.codex|ase64|b64|atob|fromhex|unhexlify|\\x|eval|exec|pip|npm|yarn|pnpm|bun|npx|uvx|uv |gem |poetry|registry|index-url|IMPORTANT|mportant|MUST|ilently|uietly|ecretly|\.zip|\.7z|\.rar|unzip|xattr|spctl|certutil|paste|webhook|schtasks|HKCU|Scheduled|authorized_keys|pty|dup2|fsockopen|TCPClient|mkfifo|without|tell the",
-    )
-    .expect("static regex builds")
-});
+const TRIGGER_WORDS: &[&str] = &[
+    "environ",
+    "process.env",
+    "getenv",
+    "printenv",
+    "env|",
+    "env |",
+    "env)",
+    "env;",
+    "env\n",
+    "env`",
+    "env'",
+    "env\"",
+    "env >",
+    "Env:",
+    "env:",
+    "ENV",
+    "TOKEN",
+    "Token",
+    "token",
+    "SECRET",
+    "Secret",
+    "secret",
+    "_KEY",
+    "PASSW",
+    "Passw",
+    "passw",
+    "api_key",
+    "apiKey",
+    "credential",
+    ".ssh",
+    ".aws",
+    ".netrc",
+    ".npmrc",
+    ".pypirc",
+    ".kube",
+    ".docker",
+    "gcloud",
+    ".gnupg",
+    "eychain",
+    "generic-password",
+    "ookies",
+    "Login Data",
+    "allet",
+    "electrum",
+    "xodus",
+    "etaMask",
+    "etamask",
+    "curl",
+    "wget",
+    "request",
+    "httpx",
+    "urllib",
+    "urlopen",
+    "fetch",
+    "axios",
+    "http",
+    "nvoke-",
+    "iwr",
+    "irm",
+    "WebClient",
+    "ocket",
+    "nc ",
+    "ncat",
+    "netcat",
+    "socat",
+    "/dev/tcp",
+    "/dev/udp",
+    "telnet",
+    "dig ",
+    "nslookup",
+    "getaddrinfo",
+    "gethostbyname",
+    "dns",
+    "xmrig",
+    "stratum",
+    "miner",
+    "sudo",
+    "chmod",
+    "setcap",
+    "usermod",
+    "cron",
+    "bashrc",
+    "zshrc",
+    "zshenv",
+    ".profile",
+    "bash_profile",
+    "zprofile",
+    "config.fish",
+    "PROFILE",
+    "systemd",
+    "systemctl",
+    "launchctl",
+    "Launch",
+    "hooks",
+    "rm ",
+    "mkfs",
+    "dd ",
+    "shred",
+    "Remove-Item",
+    "rmtree",
+    "rmSync",
+    "unlink",
+    "home",
+    "HOME",
+    ".claude",
+    ".cursor",
+    ".codex",
+    "ase64",
+    "b64",
+    "atob",
+    "fromhex",
+    "unhexlify",
+    "\\x",
+    "eval",
+    "exec",
+    "pip",
+    "npm",
+    "yarn",
+    "pnpm",
+    "bun",
+    "npx",
+    "uvx",
+    "uv ",
+    "gem ",
+    "poetry",
+    "registry",
+    "index-url",
+    "IMPORTANT",
+    "mportant",
+    "MUST",
+    "ilently",
+    "uietly",
+    "ecretly",
+    ".zip",
+    ".7z",
+    ".rar",
+    "unzip",
+    "xattr",
+    "spctl",
+    "certutil",
+    "paste",
+    "webhook",
+    "schtasks",
+    "HKCU",
+    "Scheduled",
+    "authorized_keys",
+    "pty",
+    "dup2",
+    "fsockopen",
+    "TCPClient",
+    "mkfifo",
+    "without",
+    "tell the",
+];
+
+/// [`TRIGGER_WORDS`] as a table-driven automaton, built once, searched by [`has_trigger`].
+static TRIGGER: LazyLock<Trigger> = LazyLock::new(Trigger::new);
+
+/// Whether `text` holds one of [`TRIGGER_WORDS`]. Most files of a typical skill hold none, so this
+/// reads them whole, and it is the one pass of the flow analysis that every file pays for.
+fn has_trigger(text: &str) -> bool {
+    TRIGGER.is_match(text.as_bytes())
+}
+
+/// An Aho-Corasick automaton of the trigger words (built by `aho-corasick`) copied into a dense
+/// table whose match state absorbs every byte: the search is one table lookup per byte and one
+/// check per 16 bytes. The bytes that occur in no trigger word share one class, so a row is
+/// about 70 entries. Callgrind, `add` of 1,000 generated skills (16 MB, none holding a word):
+/// 171 M instructions for the search and 13 M to build the table, against 255 M for
+/// `aho-corasick`'s own DFA and 287 M for the regex alternation this replaced.
+struct Trigger {
+    /// Row-major: `table[state * width + class]`, states numbered from 0 (the start).
+    table: Vec<u16>,
+    classes: [u8; 256],
+    width: usize,
+    /// The absorbing match state.
+    matched: u16,
+}
+
+impl Trigger {
+    fn new() -> Trigger {
+        let dfa = DFA::builder()
+            .prefilter(false)
+            .build(TRIGGER_WORDS)
+            .expect("static literals build");
+        let mut classes = [0u8; 256];
+        let mut width = 1usize;
+        for byte in TRIGGER_WORDS.iter().flat_map(|w| w.bytes()) {
+            if classes[usize::from(byte)] == 0 {
+                classes[usize::from(byte)] = u8::try_from(width).expect("under 256 classes");
+                width += 1;
+            }
+        }
+        // Any byte of class 0 steps as this one does: it occurs in no word.
+        let outside = (0..=255u8)
+            .find(|b| classes[usize::from(*b)] == 0)
+            .expect("some byte is in no word");
+        let representative: Vec<u8> = (0..width)
+            .map(|class| {
+                if class == 0 {
+                    outside
+                } else {
+                    (0..=255u8)
+                        .find(|b| usize::from(classes[usize::from(*b)]) == class)
+                        .expect("every class has a byte")
+                }
+            })
+            .collect();
+        let start = dfa.start_state(Anchored::No).expect("unanchored start");
+        // Breadth-first over the states reachable from the start; every match state maps to one
+        // absorbing state, numbered 1.
+        let mut number = std::collections::HashMap::new();
+        number.insert(start, 0u16);
+        let mut order = vec![start];
+        let matched = 1u16;
+        let mut table = vec![0u16; 2 * width];
+        table[width..2 * width].fill(matched);
+        let mut next = 2u16;
+        let mut at = 0;
+        while at < order.len() {
+            let from = order[at];
+            let row = usize::from(number[&from]);
+            for (class, &byte) in representative.iter().enumerate() {
+                let to = dfa.next_state(Anchored::No, from, byte);
+                let id = if dfa.is_match(to) {
+                    matched
+                } else if let Some(&id) = number.get(&to) {
+                    id
+                } else {
+                    let id = next;
+                    next = next.checked_add(1).expect("under 65,536 states");
+                    number.insert(to, id);
+                    order.push(to);
+                    table.resize(table.len() + width, 0);
+                    id
+                };
+                table[row * width + class] = id;
+            }
+            at += 1;
+        }
+        Trigger {
+            table,
+            classes,
+            width,
+            matched,
+        }
+    }
+
+    fn is_match(&self, text: &[u8]) -> bool {
+        let (table, classes, width) = (&self.table[..], &self.classes, self.width);
+        let matched = usize::from(self.matched);
+        let mut state = 0usize;
+        for chunk in text.chunks(16) {
+            for &byte in chunk {
+                state = usize::from(table[state * width + usize::from(classes[usize::from(byte)])]);
+            }
+            if state == matched {
+                return true;
+            }
+        }
+        false
+    }
+}
 
 /// Most findings of one rule reported per file.
 const MAX_PER_FILE: usize = 10;
@@ -94,7 +355,7 @@ fn in_image(cx: &mut Cx<'_>, rel: &str) -> bool {
 pub fn analyse(rel: &str, text: &str, markdown: bool, skill_md: &str) -> Vec<Hit> {
     let mut hits = Vec::new();
     packages::scan_manifest(rel, text, &mut hits);
-    if !TRIGGER.is_match(text) {
+    if !has_trigger(text) {
         return hits;
     }
     let (units, prose_units) = if markdown {
@@ -419,6 +680,36 @@ mod tests {
                 "{text}: {:?}",
                 codes("SKILL.md", text)
             );
+        }
+    }
+
+    /// The table search agrees with a plain substring test: on every word alone, cut by one
+    /// byte, at each end of a text and across a 16-byte chunk edge, and on the corpus files.
+    #[test]
+    fn the_trigger_table_finds_exactly_the_words() {
+        let plain = |text: &str| TRIGGER_WORDS.iter().any(|w| text.contains(w));
+        let mut texts: Vec<String> = Vec::new();
+        for word in TRIGGER_WORDS {
+            texts.push((*word).to_owned());
+            texts.push(word[..word.len() - 1].to_owned());
+            texts.push(format!("{}{word}", "q".repeat(15)));
+            texts.push(format!("{}{word}{}", "Q".repeat(13), "z".repeat(40)));
+            texts.push(format!("{word}{}", "Z".repeat(30)));
+        }
+        texts.push(String::new());
+        texts.push("plain prose with nothing of note in it at all".repeat(20));
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/security/gate-corpus");
+        for half in ["malicious", "benign"] {
+            for skill in std::fs::read_dir(corpus.join(half)).unwrap() {
+                let md = skill.unwrap().path().join("SKILL.md");
+                if let Ok(text) = std::fs::read_to_string(md) {
+                    texts.push(text);
+                }
+            }
+        }
+        for text in &texts {
+            assert_eq!(has_trigger(text), plain(text), "{text:?}");
         }
     }
 }
