@@ -147,6 +147,26 @@ fn told_to_run(skill_md: &str, rel: &str) -> bool {
     })
 }
 
+/// Whether SKILL.md tells the agent to run the file `rel` where it lies, in the skill folder: on
+/// a line that asks to run something, the name appears as a relative path or bare (`post.py`,
+/// `scripts/post.py`, `${CLAUDE_SKILL_DIR}/scripts/post.py`), not as an absolute path such as
+/// `/opt/post.py`, which is where an image the skill builds has copied it.
+pub fn told_to_run_here(skill_md: &str, rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    if name.is_empty() {
+        return false;
+    }
+    memchr::memmem::find_iter(skill_md.as_bytes(), name.as_bytes()).any(|at| {
+        let start = skill_md[..at].rfind('\n').map_or(0, |i| i + 1);
+        let end = skill_md[at..].find('\n').map_or(skill_md.len(), |i| at + i);
+        let token_start = skill_md[start..at]
+            .rfind(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | '='))
+            .map_or(start, |i| start + i + 1);
+        let absolute = skill_md[token_start..at].starts_with('/');
+        !absolute && TOLD_TO_RUN.is_match(&skill_md[start..end])
+    })
+}
+
 /// Why the code introduced by `lead` (last prose line `last`) in file `rel` is a quotation.
 fn quotation(lead: &str, last: &str, block: &str, reference_untold: bool) -> Option<&'static str> {
     // The block's own leading comments (`# …`, `// …`, `<!-- … -->`), not its code.

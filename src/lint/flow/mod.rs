@@ -327,12 +327,12 @@ pub fn scan(cx: &mut Cx<'_>, path: &Path, rel: &str, text: &str, markdown: bool,
         && hits
             .iter()
             .any(|h| h.rule.code == super::rules::TAMPERING.code)
-        && in_image(cx, rel)
+        && in_image(cx, rel, skill_md)
     {
         for hit in &mut hits {
             if hit.rule.code == super::rules::TAMPERING.code && hit.quoted.is_none() {
                 hit.quoted = Some(
-                    "it sets up the container its folder builds (a Dockerfile or devcontainer.json beside it), not this machine",
+                    "it sets up the container its folder builds (the Dockerfile or devcontainer.json beside it runs it there), not this machine",
                 );
             }
         }
@@ -340,14 +340,35 @@ pub fn scan(cx: &mut Cx<'_>, path: &Path, rel: &str, text: &str, markdown: bool,
     report(cx, path, text, hits);
 }
 
-/// Whether the script `rel` sits beside a `Dockerfile`, `Containerfile` or `devcontainer.json`:
-/// it configures the agent inside the image that folder builds, not the user's own.
-fn in_image(cx: &mut Cx<'_>, rel: &str) -> bool {
-    let folder = rel.rsplit_once('/').map_or("", |(dir, _)| dir);
+/// Whether the script `rel` configures the agent inside an image the skill builds rather than
+/// on this machine: a `Dockerfile`, `Containerfile` or `devcontainer.json` beside it names it
+/// (copies it in, or runs it after creating the container), and SKILL.md never tells the agent
+/// to run it where it lies. A file that only sits beside a Dockerfile proves nothing: a skill
+/// could add an empty one to turn its tampering into warnings.
+fn in_image(cx: &mut Cx<'_>, rel: &str, skill_md: &str) -> bool {
+    let (folder, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    if markdown::told_to_run_here(skill_md, rel) {
+        return false;
+    }
     let inventory = cx.inventory();
     inventory.files.iter().any(|f| {
-        let (dir, name) = f.rel.rsplit_once('/').unwrap_or(("", f.rel.as_str()));
-        dir == folder && matches!(name, "Dockerfile" | "Containerfile" | "devcontainer.json")
+        let (dir, file) = f.rel.rsplit_once('/').unwrap_or(("", f.rel.as_str()));
+        dir == folder
+            && matches!(file, "Dockerfile" | "Containerfile" | "devcontainer.json")
+            && f.size <= 1 << 20
+            && cx.read(f).is_ok_and(|bytes| {
+                memchr::memmem::find_iter(&bytes, name.as_bytes()).any(|at| {
+                    // The name as a whole word: `post_install.py`, not `my_post_install.py.bak`.
+                    let before = at.checked_sub(1).map(|i| bytes[i]);
+                    let after = bytes.get(at + name.len()).copied();
+                    let edge = |b: Option<u8>| {
+                        b.is_none_or(|b| {
+                            !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+                        })
+                    };
+                    edge(before) && edge(after)
+                })
+            })
     })
 }
 
