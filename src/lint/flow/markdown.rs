@@ -147,10 +147,12 @@ fn told_to_run(skill_md: &str, rel: &str) -> bool {
     })
 }
 
-/// Whether SKILL.md tells the agent to run the file `rel` where it lies, in the skill folder: on
-/// a line that asks to run something, the name appears as a relative path or bare (`post.py`,
-/// `scripts/post.py`, `${CLAUDE_SKILL_DIR}/scripts/post.py`), not as an absolute path such as
-/// `/opt/post.py`, which is where an image the skill builds has copied it.
+/// Whether SKILL.md tells the agent to run the file `rel` where it lies, in the skill folder: the
+/// name appears as a relative path on a line that asks to run something (`scripts/post.py`,
+/// `./post.py`, `${CLAUDE_SKILL_DIR}/scripts/post.py`), or bare right after an interpreter or a
+/// verb that runs it (`python3 post.py`, `run post.py`). An absolute path such as `/opt/post.py`
+/// is where an image the skill builds has copied it, and a bare name in a list of files is not
+/// an order to run it.
 pub fn told_to_run_here(skill_md: &str, rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     if name.is_empty() {
@@ -162,10 +164,30 @@ pub fn told_to_run_here(skill_md: &str, rel: &str) -> bool {
         let token_start = skill_md[start..at]
             .rfind(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | '='))
             .map_or(start, |i| start + i + 1);
-        let absolute = skill_md[token_start..at].starts_with('/');
-        !absolute && TOLD_TO_RUN.is_match(&skill_md[start..end])
+        let path = &skill_md[token_start..at];
+        if path.starts_with('/') {
+            return false;
+        }
+        if !path.is_empty() {
+            return TOLD_TO_RUN.is_match(&skill_md[start..end]);
+        }
+        let before = skill_md[start..token_start].trim_end_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | '=')
+        });
+        let word = before
+            .rsplit(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '('))
+            .next()
+            .unwrap_or("");
+        RUNNER.is_match(word)
     })
 }
+
+/// A word that runs the file named after it.
+static RUNNER: LazyLock<Regex> = LazyLock::new(|| {
+    super::super::exec::ascii_regex(
+        r"(?i)^(python[0-9.]*|py|uv|node|deno|bun|tsx|ts-node|npx|bash|sh|zsh|fish|ruby|perl|php|pwsh|powershell|source|\.|exec|run|runs|execute|invoke|call)$",
+    )
+});
 
 /// Why the code introduced by `lead` (last prose line `last`) in file `rel` is a quotation.
 fn quotation(lead: &str, last: &str, block: &str, reference_untold: bool) -> Option<&'static str> {

@@ -733,4 +733,28 @@ mod tests {
             assert_eq!(has_trigger(text), plain(text), "{text:?}");
         }
     }
+
+    /// The agent's session records are not its configuration: a helper that copies transcripts
+    /// from a container back to `~/.claude/projects` is not tampering; one that writes the
+    /// settings beside them is.
+    #[test]
+    fn agent_records_are_not_its_configuration() {
+        let sync = "#!/bin/bash\nhost_projects=\"${HOME}/.claude/projects\"\ndest_file=\"${host_projects}/x/$rel\"\ncp -p \"$file\" \"$dest_file\"\n";
+        assert!(
+            !codes("resources/install.sh", sync)
+                .iter()
+                .any(|(c, _)| *c == "security/tampering"),
+            "{:?}",
+            codes("resources/install.sh", sync)
+        );
+        let settings =
+            "#!/bin/bash\nconf=\"${HOME}/.claude/settings.json\"\ncp -p \"$file\" \"$conf\"\n";
+        assert!(
+            codes("resources/install.sh", settings)
+                .iter()
+                .any(|(c, _)| *c == "security/tampering"),
+            "{:?}",
+            codes("resources/install.sh", settings)
+        );
+    }
 }

@@ -109,6 +109,19 @@ static AGENT_PATH: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex builds")
 });
 
+/// The agent's own records under its folder: session transcripts, to-dos, logs, caches. Copying
+/// them (a dev container's helper syncing its sessions back to the host) changes neither what the
+/// agent is allowed to do nor the skills it loads.
+static AGENT_DATA: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"\.(claude|cursor|codex|gemini)[/\\]+(projects|todos|logs|statsig|shell-snapshots|sessions|history\.jsonl|cache)([/\\'"]|$)"#)
+        .expect("static regex builds")
+});
+
+/// Whether `text` names a path of an agent's configuration or skills, not only its records.
+fn agent_config(text: &str) -> bool {
+    AGENT_PATH.is_match(text) && !AGENT_DATA.is_match(text)
+}
+
 static DELETE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r"(?x)\brm\s+(-\w+\s+)*-\w*[rRf]|\bshutil\.rmtree\b|\bos\.(remove|unlink|removedirs)\b|\.unlink\s*\(|\.rmdir\s*\(|(?i:\bremove-item\b)|\brmSync\b|\brimraf\b|\bunlinkSync\b|\bfs\.rm\b|\s-delete\b|-exec\s+rm\b",
@@ -490,7 +503,7 @@ impl State {
         if HOME_ROOT.is_match(rhs) {
             return Some(Loc::Home);
         }
-        if AGENT_PATH.is_match(rhs) || s.strings.iter().any(|p| AGENT_PATH.is_match(p)) {
+        if agent_config(rhs) || s.strings.iter().any(|p| agent_config(p)) {
             return Some(Loc::Agent);
         }
         s.refs

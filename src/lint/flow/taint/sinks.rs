@@ -39,7 +39,7 @@ pub(super) fn tamper(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<H
             "`{}` changes `{name}`, the agent's configuration or its skills (line {line})",
             op.as_str().trim()
         )
-    } else if AGENT_PATH.is_match(&s.code)
+    } else if agent_config(&s.code)
         && (s.code.contains("settings")
             || s.code.contains("mcp")
             || s.code.contains("*/SKILL.md")
