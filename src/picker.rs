@@ -1,11 +1,15 @@
 //! The multi-select picker of `add` (skills, then agents), drawn on stderr.
 //!
 //! Typing filters the list (case-insensitive, on the name and the detail); space selects the
-//! highlighted entry, ctrl-a selects every entry the filter shows (or unselects them when all
+//! highlighted entry, `a` selects every entry the filter shows (or unselects them when all
 //! are), enter confirms (the highlighted entry when nothing is selected, as fzf does), and esc
-//! or ctrl-c cancels. A footer line says so. `a` cannot both select all and be typed into the
-//! filter; typing wins, and select-all is ctrl-a (the terminal library reads it as the Home
-//! key, which therefore selects all too).
+//! or ctrl-c cancels. A footer line says so.
+//!
+//! `a` is both a letter of the filter and the select-all key (as in `npx skills`' picker). With
+//! the filter empty, `a` selects all (again: unselects); when the very next key is another
+//! letter or a digit, the user was typing a word (`api`): the selection goes back to what it was
+//! and the filter reads `a` plus that letter. Inside a filter `a` is a letter. ctrl-a (read as Home by the terminal library,
+//! so Home too) selects all at any time.
 //! Entries come from sources: they are escaped and cut to the terminal's width, one line each,
 //! so that the picker can redraw exactly the lines it drew.
 
@@ -43,6 +47,8 @@ struct State<'a> {
     cursor: usize,
     /// First shown entry drawn (the list scrolls).
     top: usize,
+    /// The selection before `a` selected all, while the next key may show it was typed.
+    before_a: Option<Vec<bool>>,
 }
 
 impl State<'_> {
@@ -87,7 +93,7 @@ impl State<'_> {
             ));
         }
         lines.push(
-            "  type to filter · ↑↓ move · space select · ctrl-a select all · enter confirm · esc cancel"
+            "  type to filter · ↑↓ move · space select · a select all · enter confirm · esc cancel"
                 .to_owned(),
         );
         // One terminal line each, or the redraw would erase the wrong lines.
@@ -100,6 +106,17 @@ impl State<'_> {
 
     /// Handles one key; `Some` when the question is answered.
     fn key(&mut self, key: &Key) -> Option<Answer> {
+        if let Some(before) = self.before_a.take()
+            && let Key::Char(c) = *key
+            && c.is_alphanumeric()
+            && c != 'a'
+        {
+            // `a` began a word: it goes to the filter, and the selection is as it was.
+            for (entry, selected) in self.entries.iter_mut().zip(before) {
+                entry.selected = selected;
+            }
+            self.query.push('a');
+        }
         let shown = self.shown();
         match *key {
             Key::Escape | Key::CtrlC => return Some(Answer::Cancelled),
@@ -128,13 +145,12 @@ impl State<'_> {
                     self.entries[i].selected = !self.entries[i].selected;
                 }
             }
-            // `console` reads ctrl-a as Home (readline's meaning), so the Home key selects all too.
-            Key::Home | Key::Char('\u{1}') => {
-                let all = shown.iter().all(|&i| self.entries[i].selected);
-                for &i in &shown {
-                    self.entries[i].selected = !all;
-                }
+            Key::Char('a') if self.query.is_empty() => {
+                self.before_a = Some(self.entries.iter().map(|e| e.selected).collect());
+                self.toggle_all(&shown);
             }
+            // `console` reads ctrl-a as Home (readline's meaning), so the Home key selects all too.
+            Key::Home | Key::Char('\u{1}') => self.toggle_all(&shown),
             Key::Backspace => {
                 self.query.pop();
                 self.cursor = 0;
@@ -146,6 +162,16 @@ impl State<'_> {
             _ => {}
         }
         None
+    }
+}
+
+impl State<'_> {
+    /// Selects every entry of `shown`, or unselects them when all are selected.
+    fn toggle_all(&mut self, shown: &[usize]) {
+        let all = shown.iter().all(|&i| self.entries[i].selected);
+        for &i in shown {
+            self.entries[i].selected = !all;
+        }
     }
 }
 
@@ -162,6 +188,7 @@ pub fn pick(term: &Term, prompt: &str, entries: Vec<Entry>) -> io::Result<Answer
         query: String::new(),
         cursor: 0,
         top: 0,
+        before_a: None,
     };
     term.hide_cursor()?;
     let answer = run(term, &mut state);
@@ -222,6 +249,7 @@ mod tests {
             query: String::new(),
             cursor: 0,
             top: 0,
+            before_a: None,
         }
     }
 
@@ -240,11 +268,41 @@ mod tests {
     }
 
     #[test]
-    fn ctrl_a_selects_what_is_shown_and_selections_survive_the_filter() {
+    fn a_selects_all_unless_it_begins_a_word() {
         let mut s = state(&[("pdf", ""), ("notes", ""), ("api", "")]);
         s.key(&Key::Char('a'));
-        assert_eq!(s.shown(), vec![2], "`a` is typed into the filter");
+        assert!(s.entries.iter().all(|e| e.selected), "`a` selects all");
+        assert!(s.query.is_empty());
+        s.key(&Key::Char('a'));
+        assert!(s.entries.iter().all(|e| !e.selected), "and again unselects");
+        // `a` then `p`: the user is typing `api`. The selection is as before `a`.
         s.key(&Key::Char(' '));
+        s.key(&Key::Char('a'));
+        s.key(&Key::Char('p'));
+        assert_eq!(s.query, "ap");
+        assert_eq!(s.shown(), vec![2]);
+        let selected: Vec<bool> = s.entries.iter().map(|e| e.selected).collect();
+        assert_eq!(selected, [true, false, false]);
+        // Inside a filter `a` is a letter.
+        s.key(&Key::Backspace);
+        s.key(&Key::Char('a'));
+        assert_eq!(s.query, "aa");
+        // `a`, then a key that is not a letter: all stay selected.
+        let mut s = state(&[("pdf", ""), ("notes", "")]);
+        s.key(&Key::Char('a'));
+        s.key(&Key::ArrowDown);
+        assert_eq!(s.key(&Key::Enter), Some(Answer::Picked(vec![0, 1])));
+    }
+
+    #[test]
+    fn ctrl_a_selects_what_is_shown_and_selections_survive_the_filter() {
+        let mut s = state(&[("pdf", ""), ("notes", ""), ("api", "")]);
+        for c in "ap".chars() {
+            s.key(&Key::Char(c));
+        }
+        assert_eq!(s.shown(), vec![2]);
+        s.key(&Key::Char(' '));
+        s.key(&Key::Backspace);
         s.key(&Key::Backspace);
         s.key(&Key::Char('\u{1}'));
         assert_eq!(s.key(&Key::Enter), Some(Answer::Picked(vec![0, 1, 2])));

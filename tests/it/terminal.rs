@@ -362,7 +362,7 @@ fn picker_typing_filters_and_enter_takes_the_match() {
     let source = two_skills(&context);
     let mut session = in_terminal(&context, 100, &["add", &source]);
     session.expect("Skills to install").unwrap();
-    session.expect("ctrl-a select all").unwrap();
+    session.expect("a select all").unwrap();
     session.expect("enter confirm").unwrap();
     session.send("NOT").unwrap();
     session.expect("1 of 2 shown").unwrap();
@@ -375,21 +375,41 @@ fn picker_typing_filters_and_enter_takes_the_match() {
     assert_eq!(installed(&context.project), ["notes"]);
 }
 
+/// `a` selects all with the filter empty; ctrl-a does at any time; `a` followed by a letter is
+/// typed into the filter, and the selection is as before it.
 #[test]
-fn picker_ctrl_a_selects_all() {
+fn picker_a_selects_all() {
+    for keys in ["a", "\x01", "NOT\x01"] {
+        let context = TestContext::new();
+        let source = two_skills(&context);
+        let mut session = in_terminal(&context, 100, &["add", &source]);
+        session.expect("enter confirm").unwrap();
+        session.send(keys).unwrap();
+        if keys.starts_with("NOT") {
+            session.expect("1 selected").unwrap();
+            session.send("\x7f\x7f\x7f").unwrap();
+            session.expect("2 of 2 shown").unwrap();
+            session.send("\x01").unwrap();
+        }
+        session.expect("2 selected").unwrap();
+        session.send("\r").unwrap();
+        session.expect("Skills to install: notes, pdf").unwrap();
+        confirm(&mut session);
+        session.expect("Installed 2 skill(s)").unwrap();
+        let (_, code) = until_exit(&mut session);
+        assert_eq!(code, 0, "{keys:?}");
+        assert_eq!(installed(&context.project), ["notes", "pdf"], "{keys:?}");
+    }
+    // `a` then `p`: a word, not select-all.
     let context = TestContext::new();
     let source = two_skills(&context);
     let mut session = in_terminal(&context, 100, &["add", &source]);
     session.expect("enter confirm").unwrap();
-    session.send("\x01").unwrap();
+    session.send("a").unwrap();
     session.expect("2 selected").unwrap();
-    session.send("\r").unwrap();
-    session.expect("Skills to install: notes, pdf").unwrap();
-    confirm(&mut session);
-    session.expect("Installed 2 skill(s)").unwrap();
-    let (_, code) = until_exit(&mut session);
-    assert_eq!(code, 0);
-    assert_eq!(installed(&context.project), ["notes", "pdf"]);
+    session.send("t").unwrap();
+    session.expect("0 selected").unwrap();
+    session.expect("filter: at").unwrap();
 }
 
 #[test]
