@@ -31,6 +31,9 @@ const MANIFEST_VERSION: u32 = 1;
 #[derive(Debug, Clone)]
 pub struct Store {
     root: PathBuf,
+    /// Cleared when the file system said it cannot reflink: the rest of the run copies, without
+    /// asking again for every skill.
+    reflinks: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// What one skill installs, as the store keeps it.
@@ -40,6 +43,24 @@ struct Manifest {
     /// The skill's folder in its source (for messages).
     dir: String,
     files: Vec<ManifestFile>,
+    /// Keys of install-gate lints of these files that found nothing
+    /// ([`crate::gate::verdict_key`]), the latest last.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    passed: Vec<String>,
+}
+
+/// The most gate verdicts kept per stored skill (one per folder name and build in use).
+const MAX_VERDICTS: usize = 4;
+
+/// A skill the store gave back.
+#[derive(Debug)]
+pub struct Stored {
+    /// Its folder in its source.
+    pub dir: String,
+    /// Its files, each verified against its digest (which the payload holds).
+    pub payload: Payload,
+    /// Keys of gate lints that found nothing in these files ([`crate::gate::verdict_key`]).
+    pub passed: Vec<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -74,6 +95,7 @@ impl Store {
     pub fn new(cache: &Path) -> Store {
         Store {
             root: cache.join("store").join("v1"),
+            reflinks: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true)),
         }
     }
 
@@ -112,14 +134,19 @@ impl Store {
     }
 
     /// Keeps `payload` (read from the folder `dir` of its source): the objects it lacks, then its
-    /// manifest. A failure leaves the store as it was, less a temp file.
-    pub fn put(&self, dir: &str, payload: &Payload) -> std::io::Result<()> {
+    /// manifest, with `passed` (the key of a gate lint that found nothing in it). A failure
+    /// leaves the store as it was, less a temp file.
+    pub fn put(&self, dir: &str, payload: &Payload, passed: Option<&str>) -> std::io::Result<()> {
         let Some(manifest_path) = self.manifest_path(&payload.computed_hash) else {
             return Ok(());
         };
         let mut files = Vec::with_capacity(payload.files.len());
+        let digests = payload.digested();
         for file in &payload.files {
-            let digest = crate::lock::digest(&file.bytes);
+            let digest = digests
+                .get(&file.rel)
+                .cloned()
+                .unwrap_or_else(|| crate::lock::digest(&file.bytes));
             if let Some(path) = self.object_path(&digest)
                 && std::fs::symlink_metadata(&path).is_err()
             {
@@ -135,15 +162,36 @@ impl Store {
             version: MANIFEST_VERSION,
             dir: dir.to_owned(),
             files,
+            passed: passed.into_iter().map(str::to_owned).collect(),
         };
         let bytes = serde_json::to_vec(&manifest).map_err(std::io::Error::other)?;
         write_new(&manifest_path, &bytes, false)
     }
 
+    /// Records beside the stored skill `computed_hash` that a gate lint keyed `key` found nothing
+    /// in it (the key names the files it looked at: a manifest replaced meanwhile never matches
+    /// it). A failure only costs a lint next time.
+    pub fn pass(&self, computed_hash: &str, key: &str) -> std::io::Result<()> {
+        let Some(path) = self.manifest_path(computed_hash) else {
+            return Ok(());
+        };
+        let bytes = std::fs::read(&path)?;
+        let mut manifest: Manifest =
+            serde_json::from_slice(&bytes).map_err(std::io::Error::other)?;
+        if manifest.version != MANIFEST_VERSION || manifest.passed.iter().any(|k| k == key) {
+            return Ok(());
+        }
+        manifest.passed.push(key.to_owned());
+        let over = manifest.passed.len().saturating_sub(MAX_VERDICTS);
+        manifest.passed.drain(..over);
+        let bytes = serde_json::to_vec(&manifest).map_err(std::io::Error::other)?;
+        write_new(&path, &bytes, false)
+    }
+
     /// The skill whose `computedHash` is `computed_hash` and whose installed files are `files`
     /// (when the lock does not list them: whose files hash to `computed_hash`), with the folder
-    /// of its source; every file hashed again on the way.
-    pub fn get(&self, computed_hash: &str, files: &Files) -> Result<(String, Payload), Miss> {
+    /// of its source; every file hashed again on the way, once.
+    pub fn get(&self, computed_hash: &str, files: &Files) -> Result<Stored, Miss> {
         let path = self.manifest_path(computed_hash).ok_or(Miss::Absent)?;
         let bytes = std::fs::read(&path).map_err(|_| Miss::Absent)?;
         let manifest: Manifest = serde_json::from_slice(&bytes).map_err(|_| Miss::Absent)?;
@@ -151,6 +199,9 @@ impl Store {
             return Err(Miss::Absent);
         }
         let mut read: Vec<PayloadFile> = Vec::with_capacity(manifest.files.len());
+        // The digests of the files, each taken once, here: the payload hands them on to the
+        // transaction and the lock, and the placement finds each file's object by them.
+        let mut digests = Files::new();
         for file in manifest.files {
             let rel = RelPath::file(&file.path).map_err(|_| Miss::Absent)?;
             if !files.is_empty() && files.get(&rel) != Some(&file.digest) {
@@ -162,6 +213,10 @@ impl Store {
                 let _ = std::fs::remove_file(&object);
                 return Err(Miss::Corrupt(file.path));
             }
+            // A manifest naming one path twice is not one this store wrote.
+            if digests.insert(rel.clone(), file.digest).is_some() {
+                return Err(Miss::Absent);
+            }
             read.push(PayloadFile {
                 rel,
                 bytes,
@@ -169,10 +224,6 @@ impl Store {
             });
         }
         read.sort_by(|a, b| a.rel.cmp(&b.rel));
-        // A manifest naming one path twice is not one this store wrote.
-        if read.windows(2).any(|w| w[0].rel == w[1].rel) {
-            return Err(Miss::Absent);
-        }
         if !files.is_empty() && files.len() != read.len() {
             return Err(Miss::Differs);
         }
@@ -191,10 +242,14 @@ impl Store {
             computed_hash: computed_hash.to_owned(),
             notes: Vec::new(),
             store: Some(self.clone()),
-            digested: std::sync::OnceLock::new(),
+            digested: std::sync::OnceLock::from(digests),
         };
         let _ = touch(&path, SystemTime::now());
-        Ok((manifest.dir, payload))
+        Ok(Stored {
+            dir: manifest.dir,
+            payload,
+            passed: manifest.passed,
+        })
     }
 
     /// Removes the skills of the store unused for `unused` (by their last-use stamp), then the
@@ -248,7 +303,28 @@ fn read_dir(dir: &Path) -> std::io::Result<Vec<std::fs::DirEntry>> {
     }
 }
 
-/// Sets the modification time of `path` (its last use).
+/// Sets the modification time of `path` (its last use): one system call where there is one.
+#[cfg(unix)]
+fn touch(path: &Path, when: SystemTime) -> std::io::Result<()> {
+    use rustix::fs::{AtFlags, CWD, Timespec, Timestamps, UTIME_OMIT, utimensat};
+    let since = when
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO);
+    let times = Timestamps {
+        last_access: Timespec {
+            tv_sec: 0,
+            tv_nsec: UTIME_OMIT,
+        },
+        last_modification: Timespec {
+            tv_sec: i64::try_from(since.as_secs()).unwrap_or(i64::MAX),
+            tv_nsec: i64::from(since.subsec_nanos()),
+        },
+    };
+    utimensat(CWD, path, &times, AtFlags::SYMLINK_NOFOLLOW)?;
+    Ok(())
+}
+
+#[cfg(not(unix))]
 fn touch(path: &Path, when: SystemTime) -> std::io::Result<()> {
     std::fs::File::options()
         .append(true)
@@ -279,22 +355,43 @@ fn write_new(path: &Path, bytes: &[u8], read_only: bool) -> std::io::Result<()> 
 }
 
 impl Store {
-    /// Clones the object of `bytes` into the new, empty file `to` (a reflink: the blocks are
-    /// shared until either file is written). `false` where the file system cannot, or the
-    /// object is not there: the caller writes the bytes.
+    /// Clones the object `digest` (`sha256:<hex>`, of bytes verified when the store gave them)
+    /// into the new, empty file `to` (a reflink: the blocks are shared until either file is
+    /// written). `false` where the file system cannot (said once a run), or the object is not
+    /// there: the caller writes the bytes.
     #[cfg(target_os = "linux")]
-    pub fn reflink(&self, bytes: &[u8], to: &std::fs::File) -> bool {
-        let Some(path) = self.object_path(&crate::lock::digest(bytes)) else {
+    pub fn reflink(&self, digest: &str, to: &std::fs::File) -> bool {
+        use std::sync::atomic::Ordering;
+        if !self.reflinks.load(Ordering::Relaxed) {
+            return false;
+        }
+        let Some(path) = self.object_path(digest) else {
             return false;
         };
         let Ok(source) = std::fs::File::open(path) else {
             return false;
         };
-        rustix::fs::ioctl_ficlone(to, &source).is_ok()
+        match rustix::fs::ioctl_ficlone(to, &source) {
+            Ok(()) => true,
+            Err(err) => {
+                // Not this file system (or not across these two): copy from now on.
+                if matches!(
+                    err,
+                    rustix::io::Errno::OPNOTSUPP
+                        | rustix::io::Errno::XDEV
+                        | rustix::io::Errno::INVAL
+                        | rustix::io::Errno::NOTTY
+                        | rustix::io::Errno::NOSYS
+                ) {
+                    self.reflinks.store(false, Ordering::Relaxed);
+                }
+                false
+            }
+        }
     }
 
     #[cfg(not(target_os = "linux"))]
-    pub fn reflink(&self, _bytes: &[u8], _to: &std::fs::File) -> bool {
+    pub fn reflink(&self, _digest: &str, _to: &std::fs::File) -> bool {
         false
     }
 }
@@ -328,10 +425,16 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let store = Store::new(tmp.path());
         let original = payload();
-        store.put("skills/x", &original).unwrap();
-        let (dir, got) = store.get(&original.computed_hash, &Files::new()).unwrap();
-        assert_eq!(dir, "skills/x");
-        assert_eq!(got.files, original.files);
+        store.put("skills/x", &original, None).unwrap();
+        let got = store.get(&original.computed_hash, &Files::new()).unwrap();
+        assert_eq!(got.dir, "skills/x");
+        assert_eq!(got.payload.files, original.files);
+        assert_eq!(
+            got.payload.digests(),
+            original.digests(),
+            "verified digests kept"
+        );
+        assert!(got.passed.is_empty());
         // The lock's `files` must match exactly.
         let mut other = original.digests();
         other.insert(RelPath::file("more.md").unwrap(), crate::lock::digest(b"m"));
@@ -354,8 +457,15 @@ mod tests {
             Miss::Corrupt("scripts/run.sh".into())
         );
         assert!(!object.exists());
+        // Gate verdicts are kept beside the files, the latest few.
+        store.put("skills/x", &original, Some("k0")).unwrap();
+        for key in ["k1", "k2", "k1", "k3", "k4"] {
+            store.pass(&original.computed_hash, key).unwrap();
+        }
+        let got = store.get(&original.computed_hash, &Files::new()).unwrap();
+        assert_eq!(got.passed, ["k1", "k2", "k3", "k4"]);
         // Used just now: kept; unused for 0 days: everything goes.
-        store.put("skills/x", &original).unwrap();
+        store.put("skills/x", &original, None).unwrap();
         let now = SystemTime::now();
         let kept = store.prune(Duration::from_secs(3600), now).unwrap();
         assert_eq!(kept, Pruned::default());

@@ -910,8 +910,10 @@ fn write_payload(
         std::collections::HashSet::new();
     let mut options = cap_std::fs::OpenOptions::new();
     options.write(true).create_new(true);
-    // Reflinks from the store are tried until the file system says it cannot.
+    // Reflinks from the store are tried until the file system says it cannot; the objects are
+    // found by the digests the store verified (nothing is hashed again here).
     let mut store = payload.store.as_ref();
+    let digests = store.map(|_| payload.digested());
     for file in &payload.files {
         let parent = file.rel.parent();
         if !parent.is_root() && !made.contains(&parent) {
@@ -926,7 +928,10 @@ fn write_payload(
             .into_std();
         // From the store: a reflink of the object these very bytes hash to (they were verified
         // when read), else the copy.
-        let cloned = store.is_some_and(|store| store.reflink(&file.bytes, &out));
+        let digest = digests.and_then(|d| d.get(&file.rel));
+        let cloned = store
+            .zip(digest)
+            .is_some_and(|(store, digest)| store.reflink(digest, &out));
         if !cloned {
             store = None;
             out.write_all(&file.bytes).map_err(failed(&file.rel))?;

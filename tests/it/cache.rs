@@ -241,6 +241,93 @@ fn a_corrupted_store_entry_is_refused() {
     assert!(leftovers(&skills_dir).is_empty());
 }
 
+/// The gate verdicts the store keeps (`passed` in a stored skill's manifest).
+fn verdicts(context: &TestContext) -> Vec<usize> {
+    let dir = cache(context).join("store/v1/skills");
+    let mut counts: Vec<usize> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            let manifest: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            manifest["passed"].as_array().map_or(0, Vec::len)
+        })
+        .collect();
+    counts.sort_unstable();
+    counts
+}
+
+#[test]
+fn the_gate_checks_what_the_store_gives_back() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    remote.upstream("acme/tools", &crate::gate::tools_repo(&context));
+    let output = skills_at(
+        &context,
+        &remote.daemon.base_url,
+        &[
+            "add",
+            "acme/tools",
+            "--skill",
+            "*",
+            "-a",
+            "claude-code",
+            "-y",
+            "--allow",
+            "remote-exec",
+        ],
+    );
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let skills_dir = context.project.join(".claude/skills");
+    let installed = fingerprint(&skills_dir);
+    std::fs::remove_dir_all(&skills_dir).unwrap();
+    let output = skills_at(&context, &remote.daemon.base_url, &["install", "--frozen"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    // A lint that found nothing is kept beside the files (`pdf`); one with a finding, even an
+    // allowed one, is not (`weather`): it is linted on every restore.
+    assert_eq!(verdicts(&context), [0, 1]);
+
+    // The lock no longer allows `weather`'s finding: restored from the store, offline, it is
+    // refused all the same, and nothing is written.
+    let path = context.project.join("skills-lock.json");
+    let allowed = std::fs::read(&path).unwrap();
+    let mut edited: serde_json::Value = serde_json::from_slice(&allowed).unwrap();
+    edited["skills"]["weather"]
+        .as_object_mut()
+        .unwrap()
+        .remove("allow");
+    crate::common::write(&path, serde_json::to_vec_pretty(&edited).unwrap());
+    std::fs::remove_dir_all(&skills_dir).unwrap();
+    let output = skills_at(
+        &context,
+        &unreachable(),
+        &["install", "--frozen", "--offline"],
+    );
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("security/remote-exec"),
+        "{}",
+        output.stderr
+    );
+    assert!(!skills_dir.exists(), "nothing written");
+
+    // Allowed again: both restored from the store, `pdf` on its kept verdict, and the lock
+    // (written, without `--frozen`) keeps `weather`'s decision.
+    crate::common::write(&path, &allowed);
+    for args in [
+        &["install", "--offline"][..],
+        &["install", "--frozen", "--offline"],
+    ] {
+        if skills_dir.exists() {
+            std::fs::remove_dir_all(&skills_dir).unwrap();
+        }
+        let output = skills_at(&context, &unreachable(), args);
+        assert_eq!(output.code, 0, "{args:?}: {}", output.stderr);
+        assert_eq!(fingerprint(&skills_dir), installed);
+        assert_eq!(std::fs::read(&path).unwrap(), allowed, "{args:?}");
+    }
+    assert_eq!(verdicts(&context), [0, 1]);
+}
+
 #[test]
 fn cache_dir_clean_and_prune() {
     let context = TestContext::new();
