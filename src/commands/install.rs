@@ -323,8 +323,10 @@ fn restore(
         .ok_or(RestoreError::Refused)?;
     let mut outcome = Outcome::InPlace;
     for placement in &layout.placements {
-        if !transaction.in_place(placement, &payload)? {
-            if !force {
+        let placed = transaction.placed(placement, &payload)?;
+        if placed != install::Placed::Same {
+            // Nothing there: no edits to keep.
+            if !force && placed == install::Placed::Other {
                 edited.extend(install::edits(
                     name,
                     entry,

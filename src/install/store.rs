@@ -34,6 +34,16 @@ pub struct Store {
     /// Cleared when the file system said it cannot reflink: the rest of the run copies, without
     /// asking again for every skill.
     reflinks: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Its two folders, opened on the first read of a run (`None`: not there then).
+    dirs: std::sync::Arc<std::sync::OnceLock<Option<Dirs>>>,
+}
+
+/// The store's folders as handles: an object or a manifest is then read as one or two names
+/// beneath a handle, not by walking the cache's whole path again for every file.
+#[derive(Debug)]
+struct Dirs {
+    objects: std::fs::File,
+    skills: std::fs::File,
 }
 
 /// What one skill installs, as the store keeps it.
@@ -96,6 +106,7 @@ impl Store {
         Store {
             root: cache.join("store").join("v1"),
             reflinks: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true)),
+            dirs: std::sync::Arc::default(),
         }
     }
 
@@ -131,6 +142,36 @@ impl Store {
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
         ok.then(|| self.skills().join(format!("{computed_hash}.json")))
+    }
+
+    /// The handles of the store's folders, opened once.
+    fn dirs(&self) -> Option<&Dirs> {
+        self.dirs
+            .get_or_init(|| {
+                Some(Dirs {
+                    objects: open_dir(&self.objects()).ok()?,
+                    skills: open_dir(&self.skills()).ok()?,
+                })
+            })
+            .as_ref()
+    }
+
+    /// The bytes of the object or manifest at `path`, read beneath its folder's handle.
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        match self.beneath(path) {
+            Some((dir, name)) => read_beneath(dir, name),
+            None => std::fs::read(path),
+        }
+    }
+
+    /// The handle of the store folder `path` is in, and `path` beneath it.
+    fn beneath<'a>(&self, path: &'a Path) -> Option<(&std::fs::File, &'a Path)> {
+        let dirs = self.dirs()?;
+        let rel = path.strip_prefix(&self.root).ok()?;
+        if let Ok(name) = rel.strip_prefix("objects") {
+            return Some((&dirs.objects, name));
+        }
+        Some((&dirs.skills, rel.strip_prefix("skills").ok()?))
     }
 
     /// Keeps `payload` (read from the folder `dir` of its source): the objects it lacks, then its
@@ -193,10 +234,13 @@ impl Store {
     /// of its source; every file hashed again on the way, once.
     pub fn get(&self, computed_hash: &str, files: &Files) -> Result<Stored, Miss> {
         let path = self.manifest_path(computed_hash).ok_or(Miss::Absent)?;
-        let bytes = std::fs::read(&path).map_err(|_| Miss::Absent)?;
+        let bytes = self.read(&path).map_err(|_| Miss::Absent)?;
         let manifest: Manifest = serde_json::from_slice(&bytes).map_err(|_| Miss::Absent)?;
         if manifest.version != MANIFEST_VERSION {
             return Err(Miss::Absent);
+        }
+        if !files.is_empty() && files.len() != manifest.files.len() {
+            return Err(Miss::Differs);
         }
         let mut read: Vec<PayloadFile> = Vec::with_capacity(manifest.files.len());
         // The digests of the files, each taken once, here: the payload hands them on to the
@@ -208,7 +252,7 @@ impl Store {
                 return Err(Miss::Differs);
             }
             let object = self.object_path(&file.digest).ok_or(Miss::Absent)?;
-            let bytes = std::fs::read(&object).map_err(|_| Miss::Absent)?;
+            let bytes = self.read(&object).map_err(|_| Miss::Absent)?;
             if crate::lock::digest(&bytes) != file.digest {
                 let _ = std::fs::remove_file(&object);
                 return Err(Miss::Corrupt(file.path));
@@ -244,7 +288,10 @@ impl Store {
             store: Some(self.clone()),
             digested: std::sync::OnceLock::from(digests),
         };
-        let _ = touch(&path, SystemTime::now());
+        let _ = match self.beneath(&path) {
+            Some((dir, name)) => touch(dir, name, SystemTime::now()),
+            None => touch_path(&path, SystemTime::now()),
+        };
         Ok(Stored {
             dir: manifest.dir,
             payload,
@@ -303,10 +350,50 @@ fn read_dir(dir: &Path) -> std::io::Result<Vec<std::fs::DirEntry>> {
     }
 }
 
-/// Sets the modification time of `path` (its last use): one system call where there is one.
+/// Opens the folder `path` as a handle to read beneath.
 #[cfg(unix)]
-fn touch(path: &Path, when: SystemTime) -> std::io::Result<()> {
-    use rustix::fs::{AtFlags, CWD, Timespec, Timestamps, UTIME_OMIT, utimensat};
+fn open_dir(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY)
+        .open(path)
+}
+
+/// Elsewhere every file is read by its path.
+#[cfg(not(unix))]
+fn open_dir(_path: &Path) -> std::io::Result<std::fs::File> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+/// Reads the file `name` beneath the folder `dir`: opened, its length asked, that many bytes
+/// read. A file that grows meanwhile is cut at that length: what is read is hashed and
+/// compared with its name anyway.
+#[cfg(unix)]
+fn read_beneath(dir: &std::fs::File, name: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let fd = rustix::fs::openat(
+        dir,
+        name,
+        rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::CLOEXEC,
+        rustix::fs::Mode::empty(),
+    )?;
+    let file = std::fs::File::from(fd);
+    let len = file.metadata()?.len();
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(len).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+#[cfg(not(unix))]
+fn read_beneath(_dir: &std::fs::File, _name: &Path) -> std::io::Result<Vec<u8>> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+/// Sets the modification time of `name` beneath `dir` (its last use): one system call.
+#[cfg(unix)]
+fn touch(dir: &std::fs::File, name: &Path, when: SystemTime) -> std::io::Result<()> {
+    use rustix::fs::{AtFlags, Timespec, Timestamps, UTIME_OMIT, utimensat};
     let since = when
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or(Duration::ZERO);
@@ -320,12 +407,17 @@ fn touch(path: &Path, when: SystemTime) -> std::io::Result<()> {
             tv_nsec: i64::from(since.subsec_nanos()),
         },
     };
-    utimensat(CWD, path, &times, AtFlags::SYMLINK_NOFOLLOW)?;
+    utimensat(dir, name, &times, AtFlags::SYMLINK_NOFOLLOW)?;
     Ok(())
 }
 
 #[cfg(not(unix))]
-fn touch(path: &Path, when: SystemTime) -> std::io::Result<()> {
+fn touch(_dir: &std::fs::File, _name: &Path, _when: SystemTime) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+/// Sets the modification time of `path` (its last use).
+fn touch_path(path: &Path, when: SystemTime) -> std::io::Result<()> {
     std::fs::File::options()
         .append(true)
         .open(path)?

@@ -106,6 +106,17 @@ struct Staging {
     dir: cap_std::fs::Dir,
 }
 
+/// What is at a placement, compared with what it should hold ([`Transaction::placed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placed {
+    /// Nothing (no folder, file or link).
+    Nothing,
+    /// Exactly what it should hold.
+    Same,
+    /// Something else: other files, a folder where a link goes, a file.
+    Other,
+}
+
 /// Everything of one `add`/`update`/`install`/`remove`/`sync`, staged and not yet visible.
 #[derive(Debug)]
 pub struct Transaction {
@@ -381,15 +392,24 @@ impl Transaction {
         placement: &Placement,
         payload: &Payload,
     ) -> Result<bool, InstallError> {
+        Ok(self.placed(placement, payload)? == Placed::Same)
+    }
+
+    /// What is at `placement` now, compared with `payload` (or the right link).
+    pub fn placed(
+        &mut self,
+        placement: &Placement,
+        payload: &Payload,
+    ) -> Result<Placed, InstallError> {
         let (dir, name) = split(&placement.path)?;
         let Some(index) = self.dir(dir, false)? else {
-            return Ok(false);
+            return Ok(Placed::Nothing);
         };
         let handle = &self.dirs[index].agent.dir;
         let Ok(meta) = handle.symlink_metadata(name) else {
-            return Ok(false);
+            return Ok(Placed::Nothing);
         };
-        Ok(match &placement.link {
+        let same = match &placement.link {
             Some(target) => {
                 meta.file_type().is_symlink()
                     && handle.read_link_contents(name).is_ok_and(|t| t == *target)
@@ -400,7 +420,8 @@ impl Transaction {
                         .installed(&placement.path)?
                         .is_some_and(|now| now.files == payload.files)
             }
-        })
+        };
+        Ok(if same { Placed::Same } else { Placed::Other })
     }
 
     /// Drops everything staged; nothing was visible.
