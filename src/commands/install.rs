@@ -75,7 +75,8 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     })?;
     let mut gate = crate::gate::Gate::new(&args.options.gate, printer)?;
     let mut transaction = install::transaction(&scope);
-    let mut next = lock.clone();
+    // The lock as it is to be written (`--frozen` never writes it).
+    let mut next = (!args.frozen).then(|| lock.clone());
     let mut outcomes: Vec<(String, Outcome)> = Vec::new();
     let mut failures: Vec<(String, RestoreError)> = Vec::new();
     let mut edited: Vec<String> = Vec::new();
@@ -96,7 +97,9 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         };
         match restore(name, entry, &mut locked, restoring, printer) {
             Ok((outcome, restored)) => {
-                next.skills.insert(name.clone(), restored);
+                if let Some(next) = &mut next {
+                    next.skills.insert(name.clone(), restored);
+                }
                 outcomes.push((name.clone(), outcome));
             }
             Err(why) => failures.push((name.clone(), why)),
@@ -118,7 +121,7 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         return Ok(ExitStatus::Failure);
     }
     // `--frozen` never writes the lock: everything in it was just reproduced as it says.
-    let lock = (!args.frozen).then_some((&next, scope.lock_path.as_path()));
+    let lock = next.as_ref().map(|next| (next, scope.lock_path.as_path()));
     crate::install::commit(transaction, lock, "restoring")?;
 
     report(&outcomes, &failures, args.options.json, printer)?;

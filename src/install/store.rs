@@ -38,6 +38,29 @@ pub struct Store {
     dirs: std::sync::Arc<std::sync::OnceLock<Option<Dirs>>>,
 }
 
+/// A folder of the store.
+#[derive(Debug, Clone, Copy)]
+enum Folder {
+    Objects,
+    Skills,
+}
+
+impl Folder {
+    fn name(self) -> &'static str {
+        match self {
+            Folder::Objects => "objects",
+            Folder::Skills => "skills",
+        }
+    }
+
+    fn of(self, dirs: &Dirs) -> &std::fs::File {
+        match self {
+            Folder::Objects => &dirs.objects,
+            Folder::Skills => &dirs.skills,
+        }
+    }
+}
+
 /// The store's folders as handles: an object or a manifest is then read as one or two names
 /// beneath a handle, not by walking the cache's whole path again for every file.
 #[derive(Debug)]
@@ -123,8 +146,9 @@ impl Store {
         self.root.join("skills")
     }
 
-    /// Where the object of `digest` (`sha256:<hex>`) lives; `None` for anything else.
-    fn object_path(&self, digest: &str) -> Option<PathBuf> {
+    /// The name of the object of `digest` (`sha256:<hex>`) in `objects/`: `<2 hex>/<62 hex>`;
+    /// `None` for anything else.
+    fn object_name(digest: &str) -> Option<String> {
         let hex = digest.strip_prefix("sha256:")?;
         if hex.len() != 64
             || !hex
@@ -133,15 +157,25 @@ impl Store {
         {
             return None;
         }
-        Some(self.objects().join(&hex[..2]).join(&hex[2..]))
+        Some(format!("{}/{}", &hex[..2], &hex[2..]))
     }
 
-    fn manifest_path(&self, computed_hash: &str) -> Option<PathBuf> {
+    /// Where the object of `digest` lives.
+    fn object_path(&self, digest: &str) -> Option<PathBuf> {
+        Some(self.objects().join(Store::object_name(digest)?))
+    }
+
+    /// The name of the manifest of the skill `computed_hash` in `skills/`.
+    fn manifest_name(computed_hash: &str) -> Option<String> {
         let ok = computed_hash.len() == 64
             && computed_hash
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        ok.then(|| self.skills().join(format!("{computed_hash}.json")))
+        ok.then(|| format!("{computed_hash}.json"))
+    }
+
+    fn manifest_path(&self, computed_hash: &str) -> Option<PathBuf> {
+        Some(self.skills().join(Store::manifest_name(computed_hash)?))
     }
 
     /// The handles of the store's folders, opened once.
@@ -156,22 +190,12 @@ impl Store {
             .as_ref()
     }
 
-    /// The bytes of the object or manifest at `path`, read beneath its folder's handle.
-    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
-        match self.beneath(path) {
-            Some((dir, name)) => read_beneath(dir, name),
-            None => std::fs::read(path),
+    /// The bytes of `name` in the store folder `folder`, read beneath its handle.
+    fn read(&self, folder: Folder, name: &str) -> std::io::Result<Vec<u8>> {
+        match self.dirs() {
+            Some(dirs) => read_beneath(folder.of(dirs), name),
+            None => std::fs::read(self.root.join(folder.name()).join(name)),
         }
-    }
-
-    /// The handle of the store folder `path` is in, and `path` beneath it.
-    fn beneath<'a>(&self, path: &'a Path) -> Option<(&std::fs::File, &'a Path)> {
-        let dirs = self.dirs()?;
-        let rel = path.strip_prefix(&self.root).ok()?;
-        if let Ok(name) = rel.strip_prefix("objects") {
-            return Some((&dirs.objects, name));
-        }
-        Some((&dirs.skills, rel.strip_prefix("skills").ok()?))
     }
 
     /// Keeps `payload` (read from the folder `dir` of its source): the objects it lacks, then its
@@ -233,8 +257,8 @@ impl Store {
     /// (when the lock does not list them: whose files hash to `computed_hash`), with the folder
     /// of its source; every file hashed again on the way, once.
     pub fn get(&self, computed_hash: &str, files: &Files) -> Result<Stored, Miss> {
-        let path = self.manifest_path(computed_hash).ok_or(Miss::Absent)?;
-        let bytes = self.read(&path).map_err(|_| Miss::Absent)?;
+        let name = Store::manifest_name(computed_hash).ok_or(Miss::Absent)?;
+        let bytes = self.read(Folder::Skills, &name).map_err(|_| Miss::Absent)?;
         let manifest: Manifest = serde_json::from_slice(&bytes).map_err(|_| Miss::Absent)?;
         if manifest.version != MANIFEST_VERSION {
             return Err(Miss::Absent);
@@ -251,10 +275,12 @@ impl Store {
             if !files.is_empty() && files.get(&rel) != Some(&file.digest) {
                 return Err(Miss::Differs);
             }
-            let object = self.object_path(&file.digest).ok_or(Miss::Absent)?;
-            let bytes = self.read(&object).map_err(|_| Miss::Absent)?;
+            let object = Store::object_name(&file.digest).ok_or(Miss::Absent)?;
+            let bytes = self
+                .read(Folder::Objects, &object)
+                .map_err(|_| Miss::Absent)?;
             if crate::lock::digest(&bytes) != file.digest {
-                let _ = std::fs::remove_file(&object);
+                let _ = std::fs::remove_file(self.objects().join(&object));
                 return Err(Miss::Corrupt(file.path));
             }
             // A manifest naming one path twice is not one this store wrote.
@@ -288,9 +314,9 @@ impl Store {
             store: Some(self.clone()),
             digested: std::sync::OnceLock::from(digests),
         };
-        let _ = match self.beneath(&path) {
-            Some((dir, name)) => touch(dir, name, SystemTime::now()),
-            None => touch_path(&path, SystemTime::now()),
+        let _ = match self.dirs() {
+            Some(dirs) => touch(&dirs.skills, &name, SystemTime::now()),
+            None => touch_path(&self.skills().join(&name), SystemTime::now()),
         };
         Ok(Stored {
             dir: manifest.dir,
@@ -370,15 +396,9 @@ fn open_dir(_path: &Path) -> std::io::Result<std::fs::File> {
 /// read. A file that grows meanwhile is cut at that length: what is read is hashed and
 /// compared with its name anyway.
 #[cfg(unix)]
-fn read_beneath(dir: &std::fs::File, name: &Path) -> std::io::Result<Vec<u8>> {
+fn read_beneath(dir: &std::fs::File, name: &str) -> std::io::Result<Vec<u8>> {
     use std::io::Read as _;
-    let fd = rustix::fs::openat(
-        dir,
-        name,
-        rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::CLOEXEC,
-        rustix::fs::Mode::empty(),
-    )?;
-    let file = std::fs::File::from(fd);
+    let file = read_only_beneath(dir, name)?;
     let len = file.metadata()?.len();
     let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     file.take(len).read_to_end(&mut bytes)?;
@@ -386,13 +406,25 @@ fn read_beneath(dir: &std::fs::File, name: &Path) -> std::io::Result<Vec<u8>> {
 }
 
 #[cfg(not(unix))]
-fn read_beneath(_dir: &std::fs::File, _name: &Path) -> std::io::Result<Vec<u8>> {
+fn read_beneath(_dir: &std::fs::File, _name: &str) -> std::io::Result<Vec<u8>> {
     Err(std::io::ErrorKind::Unsupported.into())
+}
+
+/// Opens the file `name` beneath the folder `dir` for reading.
+#[cfg(unix)]
+fn read_only_beneath(dir: &std::fs::File, name: &str) -> std::io::Result<std::fs::File> {
+    let fd = rustix::fs::openat(
+        dir,
+        name,
+        rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::CLOEXEC,
+        rustix::fs::Mode::empty(),
+    )?;
+    Ok(std::fs::File::from(fd))
 }
 
 /// Sets the modification time of `name` beneath `dir` (its last use): one system call.
 #[cfg(unix)]
-fn touch(dir: &std::fs::File, name: &Path, when: SystemTime) -> std::io::Result<()> {
+fn touch(dir: &std::fs::File, name: &str, when: SystemTime) -> std::io::Result<()> {
     use rustix::fs::{AtFlags, Timespec, Timestamps, UTIME_OMIT, utimensat};
     let since = when
         .duration_since(SystemTime::UNIX_EPOCH)
@@ -412,7 +444,7 @@ fn touch(dir: &std::fs::File, name: &Path, when: SystemTime) -> std::io::Result<
 }
 
 #[cfg(not(unix))]
-fn touch(_dir: &std::fs::File, _name: &Path, _when: SystemTime) -> std::io::Result<()> {
+fn touch(_dir: &std::fs::File, _name: &str, _when: SystemTime) -> std::io::Result<()> {
     Err(std::io::ErrorKind::Unsupported.into())
 }
 
@@ -457,10 +489,14 @@ impl Store {
         if !self.reflinks.load(Ordering::Relaxed) {
             return false;
         }
-        let Some(path) = self.object_path(digest) else {
+        let Some(name) = Store::object_name(digest) else {
             return false;
         };
-        let Ok(source) = std::fs::File::open(path) else {
+        let source = match self.dirs() {
+            Some(dirs) => read_only_beneath(&dirs.objects, &name),
+            None => std::fs::File::open(self.objects().join(&name)),
+        };
+        let Ok(source) = source else {
             return false;
         };
         match rustix::fs::ioctl_ficlone(to, &source) {

@@ -241,6 +241,61 @@ fn a_corrupted_store_entry_is_refused() {
     assert!(leftovers(&skills_dir).is_empty());
 }
 
+/// Installed files are `0o644`, or `0o755` when executable, whatever the umask (the first file
+/// of each mode tells whether creating it with that mode was enough).
+#[cfg(unix)]
+#[test]
+fn restored_files_have_their_modes_under_any_umask() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    project_with_flat(&context, &remote);
+    let skills_dir = context.project.join(".claude/skills");
+    for umask in ["077", "000", "022", "002"] {
+        std::fs::remove_dir_all(&skills_dir).unwrap();
+        let skills = context.std_command();
+        let mut command = std::process::Command::new("sh");
+        command
+            .args(["-c", "umask \"$1\"; shift; exec \"$@\"", "sh", umask])
+            .arg(skills.get_program())
+            .args(["install", "--frozen", "--offline"])
+            .env("SKILLS_GITHUB_URL", unreachable());
+        for (var, value) in skills.get_envs() {
+            match value {
+                Some(value) => command.env(var, value),
+                None => command.env_remove(var),
+            };
+        }
+        command.current_dir(skills.get_current_dir().unwrap());
+        let output = command.output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let mut files = 0;
+        for path in crate::add::tree(&skills_dir) {
+            let full = skills_dir.join(&path);
+            let meta = std::fs::symlink_metadata(&full).unwrap();
+            if !meta.is_file() {
+                continue;
+            }
+            let expected = if path.ends_with("scripts/convert.py") {
+                0o755
+            } else {
+                0o644
+            };
+            assert_eq!(
+                meta.permissions().mode() & 0o7777,
+                expected,
+                "umask {umask}: {path}"
+            );
+            files += 1;
+        }
+        assert!(files > 3, "umask {umask}: {files} files");
+    }
+}
+
 /// The gate verdicts the store keeps (`passed` in a stored skill's manifest).
 fn verdicts(context: &TestContext) -> Vec<usize> {
     let dir = cache(context).join("store/v1/skills");
