@@ -30,10 +30,6 @@ pub struct Locked<'a> {
 
 impl<'a> Locked<'a> {
     pub fn new(scope: &'a Scope, limits: &crate::cli::LimitArgs, progress: bool) -> Locked<'a> {
-        // libgit2 is set up at once whatever the locked sources are, as it always was for locked
-        // skills (its OpenSSL setup fills in an unset or missing `SSL_CERT_FILE`, which web
-        // sources then use); `add` sets it up for git sources only.
-        crate::source::git::set_timeouts();
         let mut settings = Scope::git_settings(progress);
         settings.web = web::WebLimits::from(limits);
         Locked {
@@ -46,6 +42,11 @@ impl<'a> Locked<'a> {
 
     /// `entry`'s source, to be read at what `want` names.
     pub fn request(&self, entry: &LockEntry, want: Want) -> Result<Request, OpenError> {
+        // libgit2 is set up before the first locked source is opened, whatever its kind (its
+        // OpenSSL setup fills in an unset or missing `SSL_CERT_FILE`, which web sources then
+        // use), and not at all by a run that opens none (every skill in place or in the store:
+        // loading the system's certificates was a tenth of an offline restore).
+        crate::source::git::set_timeouts();
         Request::from_entry(entry, &self.scope.lock_dir(), &self.env, want)
     }
 }

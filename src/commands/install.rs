@@ -75,7 +75,8 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     })?;
     let mut gate = crate::gate::Gate::new(&args.options.gate, printer)?;
     let mut transaction = install::transaction(&scope);
-    let mut next = lock.clone();
+    // The lock as it is to be written (`--frozen` never writes it).
+    let mut next = (!args.frozen).then(|| lock.clone());
     let mut outcomes: Vec<(String, Outcome)> = Vec::new();
     let mut failures: Vec<(String, RestoreError)> = Vec::new();
     let mut edited: Vec<String> = Vec::new();
@@ -96,7 +97,9 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         };
         match restore(name, entry, &mut locked, restoring, printer) {
             Ok((outcome, restored)) => {
-                next.skills.insert(name.clone(), restored);
+                if let Some(next) = &mut next {
+                    next.skills.insert(name.clone(), restored);
+                }
                 outcomes.push((name.clone(), outcome));
             }
             Err(why) => failures.push((name.clone(), why)),
@@ -118,7 +121,7 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         return Ok(ExitStatus::Failure);
     }
     // `--frozen` never writes the lock: everything in it was just reproduced as it says.
-    let lock = (!args.frozen).then_some((&next, scope.lock_path.as_path()));
+    let lock = next.as_ref().map(|next| (next, scope.lock_path.as_path()));
     crate::install::commit(transaction, lock, "restoring")?;
 
     report(&outcomes, &failures, args.options.json, printer)?;
@@ -247,50 +250,86 @@ fn restore(
     } else {
         Err(crate::install::store::Miss::Absent)
     };
-    let (dir, payload, opened) = match stored {
-        Ok((dir, payload)) => {
+    // `passed`: the gate verdicts the store keeps for a skill it gave back (`None`: read from
+    // its source, and not in the store yet).
+    let (dir, payload, opened, passed) = match stored {
+        Ok(stored) => {
             printer.debug(format_args!("`{name}` comes from the cache"));
             let dir = entry
                 .skill_path
                 .as_deref()
                 .and_then(|p| crate::relpath::RelPath::normalize(p).ok())
-                .map_or(dir, |p| p.parent().to_string());
-            (dir, payload, None)
+                .map_or(stored.dir, |p| p.parent().to_string());
+            (dir, stored.payload, None, Some(stored.passed))
         }
         Err(miss) => {
             if let crate::install::store::Miss::Corrupt(_) = miss {
                 printer.warn(format_args!("`{name}`: {miss}; reading its source again"));
             }
             match from_source(name, entry, locked) {
-                Ok((dir, payload, opened)) => {
-                    let _ = store.put(dir.as_str(), &payload);
-                    (dir.to_string(), payload, Some(opened))
-                }
+                Ok((dir, payload, opened)) => (dir.to_string(), payload, Some(opened), None),
                 // The network is down and the lock lacks what only the source has (a commit):
                 // the cache still restores the skill; the lock is filled in another time.
                 Err(err) if is_network(&err) => {
-                    let Ok((dir, payload)) = store.get(&entry.computed_hash, &entry.files) else {
+                    let Ok(stored) = store.get(&entry.computed_hash, &entry.files) else {
                         return Err(err);
                     };
                     printer.warn(format_args!(
                         "`{name}`: {}; restored from the cache",
                         one_line(&err)
                     ));
-                    (dir, payload, None)
+                    (stored.dir, stored.payload, None, Some(stored.passed))
                 }
                 Err(err) => return Err(err),
             }
         }
     };
-    let layout = layout?;
+    let layout = match layout {
+        Ok(layout) => layout,
+        Err(err) => {
+            if passed.is_none() {
+                let _ = store.put(&dir, &payload, None);
+            }
+            return Err(err.into());
+        }
+    };
     let digests = payload.digests();
+    // The gate, unless this build found nothing in these very files as this folder before (a
+    // verdict the store keeps beside them); a lint that finds nothing is kept there.
+    let key = crate::gate::verdict_key(&layout.folder, &payload);
+    let known = matches!((&key, &passed), (Some(key), Some(passed)) if passed.contains(key));
+    let findings = if known {
+        Some(Vec::new())
+    } else {
+        gate.lint_as(&layout.folder, &payload)
+    };
+    let clean = key
+        .as_deref()
+        .filter(|_| !known && findings.as_ref().is_some_and(Vec::is_empty));
+    match (&passed, clean) {
+        (None, clean) => {
+            let _ = store.put(&dir, &payload, clean);
+        }
+        (Some(_), Some(key)) => {
+            let _ = store.pass(&entry.computed_hash, key);
+        }
+        (Some(_), None) => {}
+    }
     let allow = gate
-        .check_locked(name, entry, (&dir, &layout.folder), &payload, printer)
+        .decide_locked(
+            name,
+            entry,
+            (&dir, &layout.folder),
+            &findings.unwrap_or_default(),
+            printer,
+        )
         .ok_or(RestoreError::Refused)?;
     let mut outcome = Outcome::InPlace;
     for placement in &layout.placements {
-        if !transaction.in_place(placement, &payload)? {
-            if !force {
+        let placed = transaction.placed(placement, &payload)?;
+        if placed != install::Placed::Same {
+            // Nothing there: no edits to keep.
+            if !force && placed == install::Placed::Other {
                 edited.extend(install::edits(
                     name,
                     entry,

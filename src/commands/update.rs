@@ -149,7 +149,16 @@ fn update_scope(
             }
         };
         let folder = (dir.as_str(), layout.folder.as_str());
-        let Some(allow) = gate.check_locked(&status.name, &entry, folder, &payload, printer) else {
+        let findings = gate.lint_as(&layout.folder, &payload);
+        // A lint that found nothing is kept in the store beside the files (see `install`).
+        let clean = findings
+            .as_ref()
+            .is_some_and(Vec::is_empty)
+            .then(|| crate::gate::verdict_key(&layout.folder, &payload))
+            .flatten();
+        let findings = findings.unwrap_or_default();
+        let Some(allow) = gate.decide_locked(&status.name, &entry, folder, &findings, printer)
+        else {
             failures.push((status.name, RestoreError::Refused));
             continue;
         };
@@ -168,7 +177,8 @@ fn update_scope(
                 .stage(placement, &payload)
                 .map_err(|err| install::SkillError::new(&status.name, err))?;
         }
-        let _ = crate::install::store::Store::from_env().put(dir.as_str(), &payload);
+        let _ =
+            crate::install::store::Store::from_env().put(dir.as_str(), &payload, clean.as_deref());
         let mut after = entry.clone();
         after.computed_hash.clone_from(&payload.computed_hash);
         after.files = payload.digests();

@@ -175,6 +175,26 @@ impl Gate {
         payload: &Payload,
         printer: &Printer,
     ) -> Option<Vec<String>> {
+        let findings = self.lint_as(folder, payload).unwrap_or_default();
+        self.decide_locked(name, entry, (dir, folder), &findings, printer)
+    }
+
+    /// The findings of `payload` installed as `folder`; `None` when the gate is off
+    /// (`--no-verify`: nothing was looked at, so nothing can be said to be clean).
+    pub fn lint_as(&self, folder: &str, payload: &Payload) -> Option<Vec<Diagnostic>> {
+        (!self.off).then(|| lint(&self.config, folder, payload))
+    }
+
+    /// [`Gate::decide`] on the `findings` of the skill `name` of a lock entry (see
+    /// [`Gate::check_locked`]).
+    pub fn decide_locked(
+        &mut self,
+        name: &str,
+        entry: &LockEntry,
+        (dir, folder): (&str, &str),
+        findings: &[Diagnostic],
+        printer: &Printer,
+    ) -> Option<Vec<String>> {
         let shown = shown_dir(entry.source_type(), &entry.source, dir);
         let candidate = Candidate {
             name,
@@ -183,7 +203,7 @@ impl Gate {
             shown_dir: &shown,
             locked: &entry.allow,
         };
-        self.check(&candidate, payload, printer)
+        self.decide(&candidate, findings, printer)
     }
 
     /// [`Gate::decide`] for a skill `add` planned from `origin`.
@@ -345,6 +365,63 @@ pub fn lint(config: &Config, folder: &str, payload: &Payload) -> Vec<Diagnostic>
     memory::lint(Path::new(folder), &files, config).diagnostics
 }
 
+/// The key of one lint by the gate: this build of `skills`, the folder name the skill is linted
+/// as, and every file of `payload` (path, digest, executable bit) — everything [`lint`] reads.
+/// The store keeps the keys of lints that found nothing beside a stored skill, so that restoring
+/// the same bytes as the same folder with the same build is not linted again
+/// ([`crate::install::store`]); any other byte, name or build makes another key. `None` when
+/// the build cannot be told apart (its executable cannot be looked at): nothing is kept then.
+pub fn verdict_key(folder: &str, payload: &Payload) -> Option<String> {
+    use sha2::{Digest as _, Sha256};
+    let build = build_identity()?;
+    let mut hasher = Sha256::new();
+    hasher.update(b"skills gate verdict v1\0");
+    hasher.update(build.as_bytes());
+    hasher.update([0]);
+    hasher.update(folder.as_bytes());
+    hasher.update([0]);
+    let digests = payload.digested();
+    for file in &payload.files {
+        let digest = digests.get(&file.rel)?;
+        hasher.update(file.rel.as_str().as_bytes());
+        hasher.update([0]);
+        hasher.update(digest.as_bytes());
+        hasher.update(if file.executable { b"\0x\n" } else { b"\0-\n" });
+    }
+    Some(hex::encode(hasher.finalize()))
+}
+
+/// This build of `skills`: its version and its executable's identity (device, inode, size,
+/// modification time), so that a rebuilt binary, whose rules may differ under the same version,
+/// lints again. Looked at once a run.
+fn build_identity() -> Option<&'static str> {
+    static BUILD: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    BUILD
+        .get_or_init(|| {
+            let exe = std::env::current_exe().ok()?;
+            let meta = std::fs::metadata(exe).ok()?;
+            let modified = meta
+                .modified()
+                .ok()?
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()?
+                .as_nanos();
+            #[cfg(unix)]
+            let inode = {
+                use std::os::unix::fs::MetadataExt as _;
+                format!("{}:{}", meta.dev(), meta.ino())
+            };
+            #[cfg(not(unix))]
+            let inode = String::new();
+            Some(format!(
+                "{} {inode} {} {modified}",
+                env!("CARGO_PKG_VERSION"),
+                meta.len()
+            ))
+        })
+        .as_deref()
+}
+
 /// Where the user finds a skill's folder: inside a local source on disk, else inside the
 /// repository or archive.
 pub fn shown_dir(source_type: SourceType, source: &str, dir: &str) -> String {
@@ -401,6 +478,32 @@ mod tests {
     }
 
     const SKILL: &str = "---\nname: demo\ndescription: Demo. Use when testing.\n---\n# Demo\n";
+
+    #[test]
+    fn a_verdict_is_keyed_by_every_byte_name_and_mode() {
+        let base = payload(&[("SKILL.md", SKILL), ("scripts/run.sh", "echo")]);
+        let key = verdict_key("demo", &base).unwrap();
+        assert_eq!(verdict_key("demo", &base.clone()), Some(key.clone()));
+        assert_ne!(verdict_key("other", &base), Some(key.clone()), "folder");
+        let edited = payload(&[("SKILL.md", SKILL), ("scripts/run.sh", "echo hi")]);
+        assert_ne!(verdict_key("demo", &edited), Some(key.clone()), "bytes");
+        let moved = payload(&[("SKILL.md", SKILL), ("scripts/go.sh", "echo")]);
+        assert_ne!(verdict_key("demo", &moved), Some(key.clone()), "path");
+        let mut mode = payload(&[("SKILL.md", SKILL), ("scripts/run.sh", "echo")]);
+        mode.files[1].executable = false;
+        assert_ne!(verdict_key("demo", &mode), Some(key), "executable bit");
+        // No lint, no verdict: the gate off says nothing about the files.
+        let off = Gate::new(
+            &GateArgs {
+                allow: Vec::new(),
+                no_verify: true,
+            },
+            &Printer::silent(),
+        )
+        .unwrap();
+        assert!(off.lint_as("demo", &base).is_none());
+        assert_eq!(gate(&[]).lint_as("demo", &base).map(|f| f.len()), Some(0));
+    }
 
     #[test]
     fn refuses_errors_and_records_what_was_allowed() {

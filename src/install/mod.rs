@@ -34,7 +34,7 @@ pub use layout::{Layout, LayoutError, layout, subagents};
 pub use payload::{Limits, Payload, PayloadFile, collect};
 pub use placement::{Placement, link_placements, placements};
 pub use plan::{Planned, Staged};
-pub use transaction::{Transaction, commit, journal_path, recover, remove_any, sweep};
+pub use transaction::{Placed, Transaction, commit, journal_path, recover, remove_any, sweep};
 pub use turn::{confinement, take_turn, transaction};
 
 #[derive(Debug, thiserror::Error)]

@@ -80,14 +80,17 @@ pub struct Payload {
 impl Payload {
     /// `relative/path` → `sha256:<hex>` of what is installed.
     pub fn digests(&self) -> lock::Files {
-        self.digested
-            .get_or_init(|| {
-                self.files
-                    .iter()
-                    .map(|f| (f.rel.clone(), lock::digest(&f.bytes)))
-                    .collect()
-            })
-            .clone()
+        self.digested().clone()
+    }
+
+    /// [`Payload::digests`], borrowed.
+    pub fn digested(&self) -> &lock::Files {
+        self.digested.get_or_init(|| {
+            self.files
+                .iter()
+                .map(|f| (f.rel.clone(), lock::digest(&f.bytes)))
+                .collect()
+        })
     }
 }
 

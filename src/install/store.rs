@@ -31,6 +31,42 @@ const MANIFEST_VERSION: u32 = 1;
 #[derive(Debug, Clone)]
 pub struct Store {
     root: PathBuf,
+    /// Cleared when the file system said it cannot reflink: the rest of the run copies, without
+    /// asking again for every skill.
+    reflinks: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Its two folders, opened on the first read of a run (`None`: not there then).
+    dirs: std::sync::Arc<std::sync::OnceLock<Option<Dirs>>>,
+}
+
+/// A folder of the store.
+#[derive(Debug, Clone, Copy)]
+enum Folder {
+    Objects,
+    Skills,
+}
+
+impl Folder {
+    fn name(self) -> &'static str {
+        match self {
+            Folder::Objects => "objects",
+            Folder::Skills => "skills",
+        }
+    }
+
+    fn of(self, dirs: &Dirs) -> &std::fs::File {
+        match self {
+            Folder::Objects => &dirs.objects,
+            Folder::Skills => &dirs.skills,
+        }
+    }
+}
+
+/// The store's folders as handles: an object or a manifest is then read as one or two names
+/// beneath a handle, not by walking the cache's whole path again for every file.
+#[derive(Debug)]
+struct Dirs {
+    objects: std::fs::File,
+    skills: std::fs::File,
 }
 
 /// What one skill installs, as the store keeps it.
@@ -40,6 +76,24 @@ struct Manifest {
     /// The skill's folder in its source (for messages).
     dir: String,
     files: Vec<ManifestFile>,
+    /// Keys of install-gate lints of these files that found nothing
+    /// ([`crate::gate::verdict_key`]), the latest last.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    passed: Vec<String>,
+}
+
+/// The most gate verdicts kept per stored skill (one per folder name and build in use).
+const MAX_VERDICTS: usize = 4;
+
+/// A skill the store gave back.
+#[derive(Debug)]
+pub struct Stored {
+    /// Its folder in its source.
+    pub dir: String,
+    /// Its files, each verified against its digest (which the payload holds).
+    pub payload: Payload,
+    /// Keys of gate lints that found nothing in these files ([`crate::gate::verdict_key`]).
+    pub passed: Vec<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -74,6 +128,8 @@ impl Store {
     pub fn new(cache: &Path) -> Store {
         Store {
             root: cache.join("store").join("v1"),
+            reflinks: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true)),
+            dirs: std::sync::Arc::default(),
         }
     }
 
@@ -90,8 +146,9 @@ impl Store {
         self.root.join("skills")
     }
 
-    /// Where the object of `digest` (`sha256:<hex>`) lives; `None` for anything else.
-    fn object_path(&self, digest: &str) -> Option<PathBuf> {
+    /// The name of the object of `digest` (`sha256:<hex>`) in `objects/`: `<2 hex>/<62 hex>`;
+    /// `None` for anything else.
+    fn object_name(digest: &str) -> Option<String> {
         let hex = digest.strip_prefix("sha256:")?;
         if hex.len() != 64
             || !hex
@@ -100,26 +157,61 @@ impl Store {
         {
             return None;
         }
-        Some(self.objects().join(&hex[..2]).join(&hex[2..]))
+        Some(format!("{}/{}", &hex[..2], &hex[2..]))
     }
 
-    fn manifest_path(&self, computed_hash: &str) -> Option<PathBuf> {
+    /// Where the object of `digest` lives.
+    fn object_path(&self, digest: &str) -> Option<PathBuf> {
+        Some(self.objects().join(Store::object_name(digest)?))
+    }
+
+    /// The name of the manifest of the skill `computed_hash` in `skills/`.
+    fn manifest_name(computed_hash: &str) -> Option<String> {
         let ok = computed_hash.len() == 64
             && computed_hash
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        ok.then(|| self.skills().join(format!("{computed_hash}.json")))
+        ok.then(|| format!("{computed_hash}.json"))
+    }
+
+    fn manifest_path(&self, computed_hash: &str) -> Option<PathBuf> {
+        Some(self.skills().join(Store::manifest_name(computed_hash)?))
+    }
+
+    /// The handles of the store's folders, opened once.
+    fn dirs(&self) -> Option<&Dirs> {
+        self.dirs
+            .get_or_init(|| {
+                Some(Dirs {
+                    objects: open_dir(&self.objects()).ok()?,
+                    skills: open_dir(&self.skills()).ok()?,
+                })
+            })
+            .as_ref()
+    }
+
+    /// The bytes of `name` in the store folder `folder`, read beneath its handle.
+    fn read(&self, folder: Folder, name: &str) -> std::io::Result<Vec<u8>> {
+        match self.dirs() {
+            Some(dirs) => read_beneath(folder.of(dirs), name),
+            None => std::fs::read(self.root.join(folder.name()).join(name)),
+        }
     }
 
     /// Keeps `payload` (read from the folder `dir` of its source): the objects it lacks, then its
-    /// manifest. A failure leaves the store as it was, less a temp file.
-    pub fn put(&self, dir: &str, payload: &Payload) -> std::io::Result<()> {
+    /// manifest, with `passed` (the key of a gate lint that found nothing in it). A failure
+    /// leaves the store as it was, less a temp file.
+    pub fn put(&self, dir: &str, payload: &Payload, passed: Option<&str>) -> std::io::Result<()> {
         let Some(manifest_path) = self.manifest_path(&payload.computed_hash) else {
             return Ok(());
         };
         let mut files = Vec::with_capacity(payload.files.len());
+        let digests = payload.digested();
         for file in &payload.files {
-            let digest = crate::lock::digest(&file.bytes);
+            let digest = digests
+                .get(&file.rel)
+                .cloned()
+                .unwrap_or_else(|| crate::lock::digest(&file.bytes));
             if let Some(path) = self.object_path(&digest)
                 && std::fs::symlink_metadata(&path).is_err()
             {
@@ -135,32 +227,65 @@ impl Store {
             version: MANIFEST_VERSION,
             dir: dir.to_owned(),
             files,
+            passed: passed.into_iter().map(str::to_owned).collect(),
         };
         let bytes = serde_json::to_vec(&manifest).map_err(std::io::Error::other)?;
         write_new(&manifest_path, &bytes, false)
     }
 
+    /// Records beside the stored skill `computed_hash` that a gate lint keyed `key` found nothing
+    /// in it (the key names the files it looked at: a manifest replaced meanwhile never matches
+    /// it). A failure only costs a lint next time.
+    pub fn pass(&self, computed_hash: &str, key: &str) -> std::io::Result<()> {
+        let Some(path) = self.manifest_path(computed_hash) else {
+            return Ok(());
+        };
+        let bytes = std::fs::read(&path)?;
+        let mut manifest: Manifest =
+            serde_json::from_slice(&bytes).map_err(std::io::Error::other)?;
+        if manifest.version != MANIFEST_VERSION || manifest.passed.iter().any(|k| k == key) {
+            return Ok(());
+        }
+        manifest.passed.push(key.to_owned());
+        let over = manifest.passed.len().saturating_sub(MAX_VERDICTS);
+        manifest.passed.drain(..over);
+        let bytes = serde_json::to_vec(&manifest).map_err(std::io::Error::other)?;
+        write_new(&path, &bytes, false)
+    }
+
     /// The skill whose `computedHash` is `computed_hash` and whose installed files are `files`
     /// (when the lock does not list them: whose files hash to `computed_hash`), with the folder
-    /// of its source; every file hashed again on the way.
-    pub fn get(&self, computed_hash: &str, files: &Files) -> Result<(String, Payload), Miss> {
-        let path = self.manifest_path(computed_hash).ok_or(Miss::Absent)?;
-        let bytes = std::fs::read(&path).map_err(|_| Miss::Absent)?;
+    /// of its source; every file hashed again on the way, once.
+    pub fn get(&self, computed_hash: &str, files: &Files) -> Result<Stored, Miss> {
+        let name = Store::manifest_name(computed_hash).ok_or(Miss::Absent)?;
+        let bytes = self.read(Folder::Skills, &name).map_err(|_| Miss::Absent)?;
         let manifest: Manifest = serde_json::from_slice(&bytes).map_err(|_| Miss::Absent)?;
         if manifest.version != MANIFEST_VERSION {
             return Err(Miss::Absent);
         }
+        if !files.is_empty() && files.len() != manifest.files.len() {
+            return Err(Miss::Differs);
+        }
         let mut read: Vec<PayloadFile> = Vec::with_capacity(manifest.files.len());
+        // The digests of the files, each taken once, here: the payload hands them on to the
+        // transaction and the lock, and the placement finds each file's object by them.
+        let mut digests = Files::new();
         for file in manifest.files {
             let rel = RelPath::file(&file.path).map_err(|_| Miss::Absent)?;
             if !files.is_empty() && files.get(&rel) != Some(&file.digest) {
                 return Err(Miss::Differs);
             }
-            let object = self.object_path(&file.digest).ok_or(Miss::Absent)?;
-            let bytes = std::fs::read(&object).map_err(|_| Miss::Absent)?;
+            let object = Store::object_name(&file.digest).ok_or(Miss::Absent)?;
+            let bytes = self
+                .read(Folder::Objects, &object)
+                .map_err(|_| Miss::Absent)?;
             if crate::lock::digest(&bytes) != file.digest {
-                let _ = std::fs::remove_file(&object);
+                let _ = std::fs::remove_file(self.objects().join(&object));
                 return Err(Miss::Corrupt(file.path));
+            }
+            // A manifest naming one path twice is not one this store wrote.
+            if digests.insert(rel.clone(), file.digest).is_some() {
+                return Err(Miss::Absent);
             }
             read.push(PayloadFile {
                 rel,
@@ -169,10 +294,6 @@ impl Store {
             });
         }
         read.sort_by(|a, b| a.rel.cmp(&b.rel));
-        // A manifest naming one path twice is not one this store wrote.
-        if read.windows(2).any(|w| w[0].rel == w[1].rel) {
-            return Err(Miss::Absent);
-        }
         if !files.is_empty() && files.len() != read.len() {
             return Err(Miss::Differs);
         }
@@ -191,10 +312,17 @@ impl Store {
             computed_hash: computed_hash.to_owned(),
             notes: Vec::new(),
             store: Some(self.clone()),
-            digested: std::sync::OnceLock::new(),
+            digested: std::sync::OnceLock::from(digests),
         };
-        let _ = touch(&path, SystemTime::now());
-        Ok((manifest.dir, payload))
+        let _ = match self.dirs() {
+            Some(dirs) => touch(&dirs.skills, &name, SystemTime::now()),
+            None => touch_path(&self.skills().join(&name), SystemTime::now()),
+        };
+        Ok(Stored {
+            dir: manifest.dir,
+            payload,
+            passed: manifest.passed,
+        })
     }
 
     /// Removes the skills of the store unused for `unused` (by their last-use stamp), then the
@@ -248,8 +376,80 @@ fn read_dir(dir: &Path) -> std::io::Result<Vec<std::fs::DirEntry>> {
     }
 }
 
+/// Opens the folder `path` as a handle to read beneath.
+#[cfg(unix)]
+fn open_dir(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY)
+        .open(path)
+}
+
+/// Elsewhere every file is read by its path.
+#[cfg(not(unix))]
+fn open_dir(_path: &Path) -> std::io::Result<std::fs::File> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+/// Reads the file `name` beneath the folder `dir`: opened, its length asked, that many bytes
+/// read. A file that grows meanwhile is cut at that length: what is read is hashed and
+/// compared with its name anyway.
+#[cfg(unix)]
+fn read_beneath(dir: &std::fs::File, name: &str) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let file = read_only_beneath(dir, name)?;
+    let len = file.metadata()?.len();
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(len).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+#[cfg(not(unix))]
+fn read_beneath(_dir: &std::fs::File, _name: &str) -> std::io::Result<Vec<u8>> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+/// Opens the file `name` beneath the folder `dir` for reading.
+#[cfg(unix)]
+fn read_only_beneath(dir: &std::fs::File, name: &str) -> std::io::Result<std::fs::File> {
+    let fd = rustix::fs::openat(
+        dir,
+        name,
+        rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::CLOEXEC,
+        rustix::fs::Mode::empty(),
+    )?;
+    Ok(std::fs::File::from(fd))
+}
+
+/// Sets the modification time of `name` beneath `dir` (its last use): one system call.
+#[cfg(unix)]
+fn touch(dir: &std::fs::File, name: &str, when: SystemTime) -> std::io::Result<()> {
+    use rustix::fs::{AtFlags, Timespec, Timestamps, UTIME_OMIT, utimensat};
+    let since = when
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO);
+    let times = Timestamps {
+        last_access: Timespec {
+            tv_sec: 0,
+            tv_nsec: UTIME_OMIT,
+        },
+        last_modification: Timespec {
+            tv_sec: i64::try_from(since.as_secs()).unwrap_or(i64::MAX),
+            tv_nsec: i64::from(since.subsec_nanos()),
+        },
+    };
+    utimensat(dir, name, &times, AtFlags::SYMLINK_NOFOLLOW)?;
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn touch(_dir: &std::fs::File, _name: &str, _when: SystemTime) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
 /// Sets the modification time of `path` (its last use).
-fn touch(path: &Path, when: SystemTime) -> std::io::Result<()> {
+fn touch_path(path: &Path, when: SystemTime) -> std::io::Result<()> {
     std::fs::File::options()
         .append(true)
         .open(path)?
@@ -279,22 +479,47 @@ fn write_new(path: &Path, bytes: &[u8], read_only: bool) -> std::io::Result<()> 
 }
 
 impl Store {
-    /// Clones the object of `bytes` into the new, empty file `to` (a reflink: the blocks are
-    /// shared until either file is written). `false` where the file system cannot, or the
-    /// object is not there: the caller writes the bytes.
+    /// Clones the object `digest` (`sha256:<hex>`, of bytes verified when the store gave them)
+    /// into the new, empty file `to` (a reflink: the blocks are shared until either file is
+    /// written). `false` where the file system cannot (said once a run), or the object is not
+    /// there: the caller writes the bytes.
     #[cfg(target_os = "linux")]
-    pub fn reflink(&self, bytes: &[u8], to: &std::fs::File) -> bool {
-        let Some(path) = self.object_path(&crate::lock::digest(bytes)) else {
+    pub fn reflink(&self, digest: &str, to: &std::fs::File) -> bool {
+        use std::sync::atomic::Ordering;
+        if !self.reflinks.load(Ordering::Relaxed) {
+            return false;
+        }
+        let Some(name) = Store::object_name(digest) else {
             return false;
         };
-        let Ok(source) = std::fs::File::open(path) else {
+        let source = match self.dirs() {
+            Some(dirs) => read_only_beneath(&dirs.objects, &name),
+            None => std::fs::File::open(self.objects().join(&name)),
+        };
+        let Ok(source) = source else {
             return false;
         };
-        rustix::fs::ioctl_ficlone(to, &source).is_ok()
+        match rustix::fs::ioctl_ficlone(to, &source) {
+            Ok(()) => true,
+            Err(err) => {
+                // Not this file system (or not across these two): copy from now on.
+                if matches!(
+                    err,
+                    rustix::io::Errno::OPNOTSUPP
+                        | rustix::io::Errno::XDEV
+                        | rustix::io::Errno::INVAL
+                        | rustix::io::Errno::NOTTY
+                        | rustix::io::Errno::NOSYS
+                ) {
+                    self.reflinks.store(false, Ordering::Relaxed);
+                }
+                false
+            }
+        }
     }
 
     #[cfg(not(target_os = "linux"))]
-    pub fn reflink(&self, _bytes: &[u8], _to: &std::fs::File) -> bool {
+    pub fn reflink(&self, _digest: &str, _to: &std::fs::File) -> bool {
         false
     }
 }
@@ -328,10 +553,16 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let store = Store::new(tmp.path());
         let original = payload();
-        store.put("skills/x", &original).unwrap();
-        let (dir, got) = store.get(&original.computed_hash, &Files::new()).unwrap();
-        assert_eq!(dir, "skills/x");
-        assert_eq!(got.files, original.files);
+        store.put("skills/x", &original, None).unwrap();
+        let got = store.get(&original.computed_hash, &Files::new()).unwrap();
+        assert_eq!(got.dir, "skills/x");
+        assert_eq!(got.payload.files, original.files);
+        assert_eq!(
+            got.payload.digests(),
+            original.digests(),
+            "verified digests kept"
+        );
+        assert!(got.passed.is_empty());
         // The lock's `files` must match exactly.
         let mut other = original.digests();
         other.insert(RelPath::file("more.md").unwrap(), crate::lock::digest(b"m"));
@@ -354,8 +585,15 @@ mod tests {
             Miss::Corrupt("scripts/run.sh".into())
         );
         assert!(!object.exists());
+        // Gate verdicts are kept beside the files, the latest few.
+        store.put("skills/x", &original, Some("k0")).unwrap();
+        for key in ["k1", "k2", "k1", "k3", "k4"] {
+            store.pass(&original.computed_hash, key).unwrap();
+        }
+        let got = store.get(&original.computed_hash, &Files::new()).unwrap();
+        assert_eq!(got.passed, ["k1", "k2", "k3", "k4"]);
         // Used just now: kept; unused for 0 days: everything goes.
-        store.put("skills/x", &original).unwrap();
+        store.put("skills/x", &original, None).unwrap();
         let now = SystemTime::now();
         let kept = store.prune(Duration::from_secs(3600), now).unwrap();
         assert_eq!(kept, Pruned::default());

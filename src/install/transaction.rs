@@ -104,6 +104,28 @@ struct Dir {
 struct Staging {
     name: String,
     dir: cap_std::fs::Dir,
+    modes: Modes,
+}
+
+/// Whether a file created in a staging dir with a mode (`0o644`, `0o755`) gets exactly that
+/// mode, or the umask (or a default ACL) takes bits away: learnt from the first file of each
+/// mode, so that the others need no `chmod`. The folders made beneath a staging dir inherit its
+/// default ACL, so what one file shows holds for all of them.
+#[derive(Debug, Default)]
+struct Modes {
+    /// Per mode (plain, executable): 0 not known yet, 1 exact, 2 not.
+    exact: [std::sync::atomic::AtomicU8; 2],
+}
+
+/// What is at a placement, compared with what it should hold ([`Transaction::placed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placed {
+    /// Nothing (no folder, file or link).
+    Nothing,
+    /// Exactly what it should hold.
+    Same,
+    /// Something else: other files, a folder where a link goes, a file.
+    Other,
 }
 
 /// Everything of one `add`/`update`/`install`/`remove`/`sync`, staged and not yet visible.
@@ -240,7 +262,11 @@ impl Transaction {
             .dir
             .open_dir(&name)
             .map_err(write_error(dir.agent.path.join(&name)))?;
-        dir.staging = Some(Staging { name, dir: handle });
+        dir.staging = Some(Staging {
+            name,
+            dir: handle,
+            modes: Modes::default(),
+        });
         Ok(())
     }
 
@@ -269,8 +295,8 @@ impl Transaction {
         };
         let at = dir.agent.path.join(&staging.name).join(name);
         match &placement.link {
-            Some(target) => make_link(&staging.dir, &at, target, name, payload)?,
-            None => write_payload(&staging.dir, &at, name, payload)?,
+            Some(target) => make_link(staging, &at, target, name, payload)?,
+            None => write_payload(staging, &at, name, payload)?,
         }
         let id = staging
             .dir
@@ -381,15 +407,24 @@ impl Transaction {
         placement: &Placement,
         payload: &Payload,
     ) -> Result<bool, InstallError> {
+        Ok(self.placed(placement, payload)? == Placed::Same)
+    }
+
+    /// What is at `placement` now, compared with `payload` (or the right link).
+    pub fn placed(
+        &mut self,
+        placement: &Placement,
+        payload: &Payload,
+    ) -> Result<Placed, InstallError> {
         let (dir, name) = split(&placement.path)?;
         let Some(index) = self.dir(dir, false)? else {
-            return Ok(false);
+            return Ok(Placed::Nothing);
         };
         let handle = &self.dirs[index].agent.dir;
         let Ok(meta) = handle.symlink_metadata(name) else {
-            return Ok(false);
+            return Ok(Placed::Nothing);
         };
-        Ok(match &placement.link {
+        let same = match &placement.link {
             Some(target) => {
                 meta.file_type().is_symlink()
                     && handle.read_link_contents(name).is_ok_and(|t| t == *target)
@@ -400,7 +435,8 @@ impl Transaction {
                         .installed(&placement.path)?
                         .is_some_and(|now| now.files == payload.files)
             }
-        })
+        };
+        Ok(if same { Placed::Same } else { Placed::Other })
     }
 
     /// Drops everything staged; nothing was visible.
@@ -755,6 +791,7 @@ pub fn recover(path: &Path, confinement: &Confinement) -> Option<Recovered> {
                 staging: Some(Staging {
                     name: staging.clone(),
                     dir: handle,
+                    modes: Modes::default(),
                 }),
             })
         })
@@ -894,24 +931,39 @@ pub fn remove_any(path: &Path) {
 /// Writes `payload` as the folder `name` beneath `staging`, files with their modes; `at` is
 /// where that is, for messages.
 fn write_payload(
-    staging: &cap_std::fs::Dir,
+    staging: &Staging,
     at: &Path,
     name: &str,
     payload: &Payload,
 ) -> Result<(), InstallError> {
     let failed = |rel: &crate::relpath::RelPath| write_error(rel.to_path(at));
     staging
+        .dir
         .create_dir(name)
         .map_err(write_error(at.to_path_buf()))?;
     let folder = staging
+        .dir
         .open_dir(name)
         .map_err(write_error(at.to_path_buf()))?;
     let mut made: std::collections::HashSet<crate::relpath::RelPath> =
         std::collections::HashSet::new();
-    let mut options = cap_std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    // Reflinks from the store are tried until the file system says it cannot.
+    let options = |executable: bool| {
+        let mut options = cap_std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use cap_std::fs::OpenOptionsExt as _;
+            options.mode(mode_of(executable));
+        }
+        #[cfg(not(unix))]
+        let _ = executable;
+        options
+    };
+    let options = [options(false), options(true)];
+    // Reflinks from the store are tried until the file system says it cannot; the objects are
+    // found by the digests the store verified (nothing is hashed again here).
     let mut store = payload.store.as_ref();
+    let digests = store.map(|_| payload.digested());
     for file in &payload.files {
         let parent = file.rel.parent();
         if !parent.is_root() && !made.contains(&parent) {
@@ -921,17 +973,23 @@ fn write_payload(
             made.insert(parent);
         }
         let mut out = folder
-            .open_with(file.rel.as_str(), &options)
+            .open_with(file.rel.as_str(), &options[usize::from(file.executable)])
             .map_err(failed(&file.rel))?
             .into_std();
         // From the store: a reflink of the object these very bytes hash to (they were verified
         // when read), else the copy.
-        let cloned = store.is_some_and(|store| store.reflink(&file.bytes, &out));
+        let digest = digests.and_then(|d| d.get(&file.rel));
+        let cloned = store
+            .zip(digest)
+            .is_some_and(|(store, digest)| store.reflink(digest, &out));
         if !cloned {
             store = None;
             out.write_all(&file.bytes).map_err(failed(&file.rel))?;
         }
-        set_mode(&out, file.executable).map_err(failed(&file.rel))?;
+        staging
+            .modes
+            .set(&out, file.executable)
+            .map_err(failed(&file.rel))?;
     }
     Ok(())
 }
@@ -940,35 +998,58 @@ fn write_error(path: PathBuf) -> impl FnOnce(std::io::Error) -> InstallError {
     move |source| InstallError::Write { path, source }
 }
 
+/// The mode of an installed file: `0o755` when executable, else `0o644`, whatever the umask.
 #[cfg(unix)]
-fn set_mode(file: &std::fs::File, executable: bool) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    let mode = if executable { 0o755 } else { 0o644 };
-    file.set_permissions(std::fs::Permissions::from_mode(mode))
+fn mode_of(executable: bool) -> u32 {
+    if executable { 0o755 } else { 0o644 }
 }
 
-#[cfg(not(unix))]
-fn set_mode(_file: &std::fs::File, _executable: bool) -> std::io::Result<()> {
-    Ok(())
+impl Modes {
+    /// Gives the new file `file`, created with its mode, exactly that mode.
+    #[cfg(unix)]
+    fn set(&self, file: &std::fs::File, executable: bool) -> std::io::Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        use std::sync::atomic::Ordering;
+        let mode = mode_of(executable);
+        let exact = &self.exact[usize::from(executable)];
+        match exact.load(Ordering::Relaxed) {
+            1 => return Ok(()),
+            2 => {}
+            _ => {
+                let got = file.metadata()?.permissions().mode() & 0o7777;
+                exact.store(if got == mode { 1 } else { 2 }, Ordering::Relaxed);
+                if got == mode {
+                    return Ok(());
+                }
+            }
+        }
+        file.set_permissions(std::fs::Permissions::from_mode(mode))
+    }
+
+    #[cfg(not(unix))]
+    fn set(&self, _file: &std::fs::File, _executable: bool) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Makes the link `name` beneath `staging`, to `target`.
 #[cfg(unix)]
 fn make_link(
-    staging: &cap_std::fs::Dir,
+    staging: &Staging,
     at: &Path,
     target: &Path,
     name: &str,
     _payload: &Payload,
 ) -> Result<(), InstallError> {
     staging
+        .dir
         .symlink_contents(target, name)
         .map_err(write_error(at.to_path_buf()))
 }
 
 #[cfg(not(unix))]
 fn make_link(
-    staging: &cap_std::fs::Dir,
+    staging: &Staging,
     at: &Path,
     _target: &Path,
     name: &str,

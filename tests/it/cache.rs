@@ -241,6 +241,148 @@ fn a_corrupted_store_entry_is_refused() {
     assert!(leftovers(&skills_dir).is_empty());
 }
 
+/// Installed files are `0o644`, or `0o755` when executable, whatever the umask (the first file
+/// of each mode tells whether creating it with that mode was enough).
+#[cfg(unix)]
+#[test]
+fn restored_files_have_their_modes_under_any_umask() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    project_with_flat(&context, &remote);
+    let skills_dir = context.project.join(".claude/skills");
+    for umask in ["077", "000", "022", "002"] {
+        std::fs::remove_dir_all(&skills_dir).unwrap();
+        let skills = context.std_command();
+        let mut command = std::process::Command::new("sh");
+        command
+            .args(["-c", "umask \"$1\"; shift; exec \"$@\"", "sh", umask])
+            .arg(skills.get_program())
+            .args(["install", "--frozen", "--offline"])
+            .env("SKILLS_GITHUB_URL", unreachable());
+        for (var, value) in skills.get_envs() {
+            match value {
+                Some(value) => command.env(var, value),
+                None => command.env_remove(var),
+            };
+        }
+        command.current_dir(skills.get_current_dir().unwrap());
+        let output = command.output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let mut files = 0;
+        for path in crate::add::tree(&skills_dir) {
+            let full = skills_dir.join(&path);
+            let meta = std::fs::symlink_metadata(&full).unwrap();
+            if !meta.is_file() {
+                continue;
+            }
+            let expected = if path.ends_with("scripts/convert.py") {
+                0o755
+            } else {
+                0o644
+            };
+            assert_eq!(
+                meta.permissions().mode() & 0o7777,
+                expected,
+                "umask {umask}: {path}"
+            );
+            files += 1;
+        }
+        assert!(files > 3, "umask {umask}: {files} files");
+    }
+}
+
+/// The gate verdicts the store keeps (`passed` in a stored skill's manifest).
+fn verdicts(context: &TestContext) -> Vec<usize> {
+    let dir = cache(context).join("store/v1/skills");
+    let mut counts: Vec<usize> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            let manifest: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            manifest["passed"].as_array().map_or(0, Vec::len)
+        })
+        .collect();
+    counts.sort_unstable();
+    counts
+}
+
+#[test]
+fn the_gate_checks_what_the_store_gives_back() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    remote.upstream("acme/tools", &crate::gate::tools_repo(&context));
+    let output = skills_at(
+        &context,
+        &remote.daemon.base_url,
+        &[
+            "add",
+            "acme/tools",
+            "--skill",
+            "*",
+            "-a",
+            "claude-code",
+            "-y",
+            "--allow",
+            "remote-exec",
+        ],
+    );
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let skills_dir = context.project.join(".claude/skills");
+    let installed = fingerprint(&skills_dir);
+    std::fs::remove_dir_all(&skills_dir).unwrap();
+    let output = skills_at(&context, &remote.daemon.base_url, &["install", "--frozen"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    // A lint that found nothing is kept beside the files (`pdf`); one with a finding, even an
+    // allowed one, is not (`weather`): it is linted on every restore.
+    assert_eq!(verdicts(&context), [0, 1]);
+
+    // The lock no longer allows `weather`'s finding: restored from the store, offline, it is
+    // refused all the same, and nothing is written.
+    let path = context.project.join("skills-lock.json");
+    let allowed = std::fs::read(&path).unwrap();
+    let mut edited: serde_json::Value = serde_json::from_slice(&allowed).unwrap();
+    edited["skills"]["weather"]
+        .as_object_mut()
+        .unwrap()
+        .remove("allow");
+    crate::common::write(&path, serde_json::to_vec_pretty(&edited).unwrap());
+    std::fs::remove_dir_all(&skills_dir).unwrap();
+    let output = skills_at(
+        &context,
+        &unreachable(),
+        &["install", "--frozen", "--offline"],
+    );
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("security/remote-exec"),
+        "{}",
+        output.stderr
+    );
+    assert!(!skills_dir.exists(), "nothing written");
+
+    // Allowed again: both restored from the store, `pdf` on its kept verdict, and the lock
+    // (written, without `--frozen`) keeps `weather`'s decision.
+    crate::common::write(&path, &allowed);
+    for args in [
+        &["install", "--offline"][..],
+        &["install", "--frozen", "--offline"],
+    ] {
+        if skills_dir.exists() {
+            std::fs::remove_dir_all(&skills_dir).unwrap();
+        }
+        let output = skills_at(&context, &unreachable(), args);
+        assert_eq!(output.code, 0, "{args:?}: {}", output.stderr);
+        assert_eq!(fingerprint(&skills_dir), installed);
+        assert_eq!(std::fs::read(&path).unwrap(), allowed, "{args:?}");
+    }
+    assert_eq!(verdicts(&context), [0, 1]);
+}
+
 #[test]
 fn cache_dir_clean_and_prune() {
     let context = TestContext::new();

@@ -20,7 +20,7 @@ fn security_fixture(path: &str) -> PathBuf {
 
 /// A repository with `skills/pdf` (benign) and `skills/weather` (its setup script pipes a
 /// download into bash).
-fn tools_repo(project: &TestContext) -> PathBuf {
+pub fn tools_repo(project: &TestContext) -> PathBuf {
     let content = project.temp.path().join("content/tools");
     copy_tree(&security_fixture("benign/pdf"), &content.join("skills/pdf"));
     copy_tree(
