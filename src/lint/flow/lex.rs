@@ -231,7 +231,15 @@ pub fn tokens(text: &str, lang: Lang) -> Vec<Token> {
             }
             _ if ident_byte(b) || b >= 0x80 => {
                 let mut j = i;
-                while j < n && (ident_byte(bytes[j]) || bytes[j] >= 0x80) {
+                // PowerShell names are `Verb-Noun`: `Get-Profile` is one word.
+                let hyphens = lang == Lang::PowerShell && b.is_ascii_alphabetic();
+                while j < n
+                    && (ident_byte(bytes[j])
+                        || bytes[j] >= 0x80
+                        || (hyphens
+                            && bytes[j] == b'-'
+                            && bytes.get(j + 1).is_some_and(u8::is_ascii_alphabetic)))
+                {
                     j += 1;
                 }
                 let var = !matches!(lang, Lang::Shell | Lang::PowerShell);
@@ -321,15 +329,20 @@ pub fn statements(text: &str, toks: &[Token], lang: Lang) -> Vec<Statement> {
     let mut first = 0;
     let mut lines = 0;
     let mut prev: Option<&Token> = None;
+    let mut before: Option<&Token> = None;
     for (k, tok) in toks.iter().enumerate() {
         match tok.kind {
             Kind::Punct(b'(' | b'[') => depth += 1,
             Kind::Punct(b'{') => {
                 // Braces open an expression (a dict, an object) only after `=`, `(`, `,`, `:`
                 // or `[`; elsewhere they open a block, whose lines are statements of their own.
+                // In PowerShell `@{` opens a hashtable.
                 let expression = lang == Lang::Python
                     || prev.is_some_and(|p| {
                         matches!(p.kind, Kind::Punct(b'=' | b'(' | b',' | b':' | b'['))
+                            || (lang == Lang::PowerShell
+                                && p.kind == Kind::Punct(b'@')
+                                && p.end == tok.start)
                     });
                 if expression && lang != Lang::Shell {
                     depth += 1;
@@ -348,7 +361,7 @@ pub fn statements(text: &str, toks: &[Token], lang: Lang) -> Vec<Statement> {
                     || tok.start > 1
                         && bytes[tok.start - 1] == b'\r'
                         && bytes[tok.start - 2] == escape
-                    || continues(text, toks, k, prev, lang);
+                    || continues(text, toks, k, (before, prev), lang);
                 if (depth == 0 && !continued) || lines >= MAX_STATEMENT_LINES {
                     if k > first {
                         out.push(Statement { first, last: k });
@@ -361,6 +374,7 @@ pub fn statements(text: &str, toks: &[Token], lang: Lang) -> Vec<Statement> {
             _ => {}
         }
         if !matches!(tok.kind, Kind::Newline | Kind::Comment) {
+            before = prev;
             prev = Some(tok);
         }
     }
@@ -377,10 +391,16 @@ pub fn statements(text: &str, toks: &[Token], lang: Lang) -> Vec<Statement> {
 /// comments, bounded so that a file of blank lines stays linear.
 const LOOKAHEAD: usize = 16;
 
-/// Whether the statement before the newline `toks[k]` (whose last code token is `prev`) goes on
-/// on the next line: it ends with an operator that needs a right-hand side, or the next line
-/// continues a method chain.
-fn continues(text: &str, toks: &[Token], k: usize, prev: Option<&Token>, lang: Lang) -> bool {
+/// Whether the statement before the newline `toks[k]` (whose last two code tokens are `before`
+/// and `prev`) goes on on the next line: it ends with an operator that needs a right-hand side,
+/// or the next line continues a method chain.
+fn continues(
+    text: &str,
+    toks: &[Token],
+    k: usize,
+    (before, prev): (Option<&Token>, Option<&Token>),
+    lang: Lang,
+) -> bool {
     let Some(prev) = prev else {
         return false;
     };
@@ -388,12 +408,7 @@ fn continues(text: &str, toks: &[Token], k: usize, prev: Option<&Token>, lang: L
         Kind::Punct(b) => Some(b),
         _ => None,
     };
-    // The two code tokens before the line end: `&&` and `||` are two tokens.
-    let before = toks[..k]
-        .iter()
-        .rev()
-        .filter(|t| !matches!(t.kind, Kind::Newline | Kind::Comment))
-        .nth(1);
+    // `&&` and `||` are two tokens: `before` is the code token before `prev`.
     let pair = |b: u8| before.is_some_and(|t| punct(t) == Some(b) && t.end == prev.start);
     let ends_with = punct(prev);
     match lang {
