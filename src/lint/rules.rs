@@ -186,10 +186,10 @@ catalog! {
     EXFILTRATION: Security, "security/exfiltration", Error, "a secret, the environment or a credential store flows to the network or a world-readable file";
     REVERSE_SHELL: Security, "security/reverse-shell", Error, "a shell handed to a remote host (nc -e, /dev/tcp, socat exec:, socket + dup2)";
     MINER: Security, "security/miner", Error, "a cryptocurrency miner (xmrig, stratum+tcp://, mining pools)";
-    PRIVILEGE_ESCALATION: Security, "security/privilege-escalation", Error, "setuid bits, sudoers writes, capabilities: the skill grants itself root";
+    PRIVILEGE_ESCALATION: Security, "security/privilege-escalation", Error, "setuid bits, sudoers writes, capabilities, the Administrators group, UAC: the skill grants itself root";
     PERSISTENCE: Security, "security/persistence", Error, "cron jobs, shell start-up files, login items, systemd/launchd units or git hooks";
     TAMPERING: Security, "security/tampering", Error, "deleting home or system folders, editing other skills or the agent's settings";
-    DROPPER: Security, "security/dropper", Error, "a program fetched from a paste site or a password-protected archive, or quarantine removed";
+    DROPPER: Security, "security/dropper", Error, "a program fetched from a paste site, a password-protected archive or a host that is no registry, or quarantine removed";
     COVERT_INSTRUCTION: Security, "security/covert-instruction", Error, "instructions that demand a hidden or unskippable action sending data";
     TYPOSQUAT: Security, "security/typosquat", Error, "a package one edit away from a popular one and not popular itself";
     DEPENDENCY_CONFUSION: Security, "security/dependency-confusion", Error, "a package index or registry on a host that is not a public registry";

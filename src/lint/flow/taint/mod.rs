@@ -24,12 +24,14 @@ use crate::lint::rules;
 mod sinks;
 mod sources;
 mod stmt;
+mod values;
 
 use sinks::*;
 use sources::*;
 pub use sources::{bad_host, secret_name};
 use stmt::*;
 pub use stmt::{Stmt, prepare};
+use values::*;
 
 /// Where a tainted value came from.
 #[derive(Debug, Clone)]
@@ -89,6 +91,11 @@ struct State {
     /// Names that hold a request or connection (`req = https.request(…)`): what is written to
     /// them is sent.
     conns: HashMap<String, String>,
+    /// Names that hold a view of another object of the file (`px = img.load()`,
+    /// `ctx = canvas.getContext("2d")`), with that object: writing into the view writes into it.
+    views: HashMap<String, String>,
+    /// Whether some constant is a list of names, one a line: only then are iterations bound.
+    lists: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,7 +163,7 @@ fn whole_arg(code: &str, name: &str) -> bool {
 
 static DEF: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^\s*(?:async\s+)?(?:def|function)\s+([A-Za-z_$][\w$]*)\s*\(([^)]*)\)|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\s*)?\(([^)]*)\)|^\s*([A-Za-z_][\w]*)\s*\(\)\s*\{|^\s*function\s+([A-Za-z_][\w-]*)\s*\{",
+        r"^\s*(?:async\s+)?(?:def|function)\s+([A-Za-z_$][\w$-]*)\s*\(([^)]*)\)|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\s*)?\(([^)]*)\)|^\s*([A-Za-z_][\w]*)\s*\(\)\s*\{|^\s*function\s+([A-Za-z_][\w-]*)\s*\{",
     )
     .expect("static regex builds")
 });
@@ -353,7 +360,7 @@ impl State {
     }
 
     /// One pass of propagation; whether anything new was learnt.
-    fn propagate(&mut self, units: &[UnitStmts], funcs: &Funcs) -> bool {
+    fn propagate(&mut self, units: &[UnitStmts], funcs: &Funcs, names: &Names<'_>) -> bool {
         let mut changed = false;
         for (u, unit) in units.iter().enumerate() {
             for (i, s) in unit.stmts.iter().enumerate() {
@@ -362,6 +369,10 @@ impl State {
                 let decoded = DECODE.is_match(&s.code)
                     || s.refs.iter().any(|r| self.decoded.contains_key(r.as_str()));
                 for name in &s.assigns {
+                    // `json.dump(cfg, f)` calls a module; it does not write into it.
+                    if names.modules.contains(name.as_str()) && mutates(s, name) {
+                        continue;
+                    }
                     match &taint {
                         Some(src) if !self.taint.contains_key(name) => {
                             self.taint.insert(name.clone(), src.clone());
@@ -379,6 +390,7 @@ impl State {
                     if !self.consts.contains_key(name)
                         && let Some(value) = self.constant(s)
                     {
+                        self.lists |= value.0.contains('\n');
                         self.consts.insert(name.clone(), value);
                         changed = true;
                     }
@@ -407,7 +419,19 @@ impl State {
                         self.locs.insert(name.clone(), (loc, at));
                         changed = true;
                     }
+                    if !self.views.contains_key(name)
+                        && let Some(parent) = viewed(s, name, &names.locals)
+                    {
+                        self.views.insert(name.clone(), parent);
+                        changed = true;
+                    }
+                    if let Some(src) = &taint
+                        && mutates(s, name)
+                    {
+                        changed |= self.taint_viewed(name, src);
+                    }
                 }
+                changed |= self.bind_iteration(s);
                 // Tainted data written to a file taints the file.
                 if let Some(src) = &taint
                     && !NET_SINK.is_match(&s.code)
@@ -439,7 +463,8 @@ impl State {
                         || (unit.lang == Lang::Shell
                             && ["echo ", "printf ", "cat "]
                                 .iter()
-                                .any(|p| trimmed.starts_with(p)));
+                                .any(|p| trimmed.starts_with(p)))
+                        || (unit.lang == Lang::PowerShell && outputs(s));
                     if returns
                         && !self.funcs.contains_key(&f.name)
                         && let Some(src) = self.taint_of(s, 0, at)
@@ -524,8 +549,18 @@ impl State {
         }
         let mut joined = String::new();
         let mut hidden = false;
-        for piece in &s.strings {
+        // A list of strings (`["A_KEY", "B_TOKEN"]`, `for v in A_KEY B_TOKEN`) keeps one element
+        // a line; pieces of one string (`"ANTHROP" + "IC_API"`) are joined.
+        let list = is_list(rhs, s);
+        for piece in list_words(s)
+            .iter()
+            .map(String::as_str)
+            .chain(s.strings.iter().map(String::as_str))
+        {
             joined.push_str(piece);
+            if list {
+                joined.push('\n');
+            }
         }
         for r in &s.refs {
             if let Some((v, h)) = self.consts.get(r.as_str())
@@ -593,9 +628,10 @@ fn written_paths(code: &str) -> Vec<String> {
 /// Runs the analysis over the units of one file and returns what reaches a sink.
 pub fn analyse(units: &[UnitStmts], hits: &mut Vec<Hit>, text: &str) {
     let funcs = index_functions(units);
+    let names = Names::of(units);
     let mut state = State::default();
     for _ in 0..4 {
-        if !state.propagate(units, &funcs) {
+        if !state.propagate(units, &funcs, &names) {
             break;
         }
     }

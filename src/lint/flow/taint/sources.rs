@@ -119,8 +119,11 @@ pub(super) static NAMED_ENV: LazyLock<Regex> = LazyLock::new(|| {
     .expect("static regex builds")
 });
 
+/// A variable read by a name held in another (`os.environ[name]`, `process.env[n]`, `${!v}`,
+/// `printenv "$v"`, `[Environment]::GetEnvironmentVariable($n)`, `Get-Item "env:$n"`): the
+/// name is what the holder's constant says.
 pub(super) static NAMED_BY_CONST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:os\.environ\.get|os\.getenv|getenv|os\.environ\[|process\.env\[|ENV\[|ENV\.fetch\()\(?\s*([A-Za-z_]\w*)\s*[,)\]]")
+    Regex::new(r#"(?:os\.environ\.get|os\.getenv|getenv|os\.environ\[|process\.env\[|ENV\[|ENV\.fetch\(|GetEnvironmentVariable\(\s*\$)\(?\s*([A-Za-z_]\w*)\s*[,)\]]|\$\{!([A-Za-z_]\w*)\}|\bprintenv\s+["']?\$\{?([A-Za-z_]\w*)|(?i:\b(?:get-item|get-childitem|gci|gi)\s+["']?env:\$)([A-Za-z_]\w*)"#)
         .expect("static regex builds")
 });
 
@@ -139,6 +142,7 @@ pub(super) static STORE: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?ix)(?P<file>\.aws[/\\]+(credentials|config)\b|\.ssh[/\\]+(id_[a-z0-9_]+|identity)\b|\.ssh\b[/\\]*(\*|["'`\s)\],;]|$)
         |\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.kube[/\\]+config\b|\.docker[/\\]+config\.json|gcloud[/\\]+(credentials|application_default|access_tokens|legacy_credentials)
         |application_default_credentials\.json|\.azure[/\\]+\w|\.gnupg\b|/etc/shadow\b|\.config[/\\]+gh[/\\]+hosts\.yml|\.terraform\.d[/\\]+credentials
+        |\.claude\.json\b|\.claude[/\\]+\.credentials\.json|\.codex[/\\]+auth\.json|\.gemini[/\\]+oauth_creds\.json|Microsoft[/\\]+(Credentials|Protect)\b
         |(^|[\s'"/(=])\.env(\.local|\.production)?($|[\s'"`)]))
         |(?P<keychain>\bsecurity\s+(find-generic-password|find-internet-password|dump-keychain)\b|login\.keychain|Library[/\\]+Keychains|\bkeyring\.get_password\b)
         |(?P<browser>Login\s+Data|[/\\]Cookies\b|cookies\.sqlite|logins\.json|key4\.db|Local\s+State|browser_cookie3|Chrome[/\\]+User\s+Data|Google[/\\]+Chrome|\.mozilla[/\\]+firefox|BraveSoftware|Microsoft[/\\]+Edge)
@@ -219,10 +223,12 @@ pub(super) fn source_in(
         });
     }
     for c in NAMED_BY_CONST.captures_iter(code) {
-        if let Some((value, _)) = consts.get(&c[1])
-            && secret_name(value)
+        let holder = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
+        // A list of names (one a line) is read one element at a time: the first secret counts.
+        if let Some((value, _)) = consts.get(holder)
+            && let Some(name) = value.lines().map(str::trim).find(|n| secret_name(n))
         {
-            return Some(secret(value, at));
+            return Some(secret(name, at));
         }
     }
     for c in NAMED_ENV.captures_iter(code) {

@@ -166,6 +166,30 @@ pub(super) fn env_arguments(code: &str) -> Vec<String> {
         .collect()
 }
 
+/// What the body of a loop or condition on one line assigns: `for (…) { $bmp.SetPixel(…) }`.
+fn block_body(text: &str, toks: &[Token], lang: Lang, base: usize) -> (Vec<String>, usize) {
+    let mut depth = 0usize;
+    for (i, t) in toks.iter().enumerate() {
+        match t.kind {
+            Kind::Punct(b'(' | b'[') => depth += 1,
+            Kind::Punct(b')' | b']') => depth = depth.saturating_sub(1),
+            Kind::Punct(b'{') if depth == 0 => {
+                let body = &toks[i + 1..];
+                let first = body.iter().find(|t| t.kind != Kind::Comment);
+                // Not another loop or condition: one level is what one line holds.
+                return match first.map(|t| &text[t.start..t.end]) {
+                    Some("for" | "foreach" | "while" | "if" | "elseif" | "else") | None => {
+                        (Vec::new(), 0)
+                    }
+                    Some(_) => assignment(text, body, lang, base),
+                };
+            }
+            _ => {}
+        }
+    }
+    (Vec::new(), 0)
+}
+
 /// The names a statement assigns (`x = …`, `const x = …`, `export X=…`, `$x = …`, `for x in …`,
 /// `with … as x`, `x.append(…)`, `x[k] = …`, `read X`), and where the value starts in its code.
 pub(super) fn assignment(
@@ -201,7 +225,12 @@ pub(super) fn assignment(
                 _ => {}
             }
         }
-        return (Vec::new(), 0);
+        return block_body(text, toks, lang, base);
+    }
+    if let Some(w) = code.first().and_then(|t| word(t))
+        && matches!(w, "while" | "if" | "elseif" | "else")
+    {
+        return block_body(text, toks, lang, base);
     }
     // `with open(p) as f:`
     if let Some(i) = code.iter().position(|t| word(t) == Some("as"))
@@ -221,7 +250,7 @@ pub(super) fn assignment(
             .collect();
         return (names, code[k].end - base);
     }
-    // `lhs = rhs`: the lhs is words, `.`, `,`, `[…]`, `:` (annotations), `$`.
+    // `lhs = rhs`: the lhs is words, `.`, `,`, `[…]` (any keys), `:` (annotations), `$`.
     let mut names = Vec::new();
     let mut expect_name = true;
     let mut depth = 0usize;
@@ -248,6 +277,9 @@ pub(super) fn assignment(
                 return (names, at - base);
             }
             Kind::Punct(b',') if depth == 0 => expect_name = true,
+            // A subscript's keys, whatever they are: `px[i % w, i // w] = …`.
+            Kind::Punct(p) if depth > 0 && !matches!(p, b'[' | b']' | b'=') => {}
+            Kind::Newline if depth > 0 => {}
             Kind::Punct(b'[') => depth += 1,
             Kind::Punct(b']') => depth = depth.saturating_sub(1),
             Kind::Punct(
