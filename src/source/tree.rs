@@ -9,7 +9,7 @@
 //! way to a file can lead out of it; a git blob's size is read from its object header before
 //! any of its bytes, so a huge blob is refused without being inflated.
 
-use std::io;
+use std::io::{self, Read as _};
 use std::path::PathBuf;
 
 use crate::relpath::RelPath;
@@ -343,22 +343,32 @@ impl GitTree {
         self.repo.find_tree(id).map_err(|e| git_error(&e))
     }
 
-    /// The bytes of the blob at `path`, its size taken from the object header first, so that a
-    /// huge blob is refused before it is inflated. A loose object's header is one small read;
-    /// libgit2's streaming reader would map each loose file instead, a page fault per file.
+    /// The bytes of the blob at `path`, its size taken from the object header first: a loose
+    /// object is streamed (one lookup gives the size, then the bytes), a packed one is asked
+    /// for its header, then read.
     fn blob(&self, path: &RelPath, limit: u64) -> io::Result<Vec<u8>> {
         let (id, _) = self.entry(path)?;
         let odb = self.repo.odb().map_err(|e| git_error(&e))?;
+        let checked = |size: usize, kind: git2::ObjectType| {
+            if kind != git2::ObjectType::Blob {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("`{path}` is not a file"),
+                ));
+            }
+            if size as u64 > limit {
+                return Err(TooLarge::error(size as u64, limit));
+            }
+            Ok(())
+        };
+        if let Ok((mut reader, size, kind)) = odb.reader(id) {
+            checked(size, kind)?;
+            let mut bytes = Vec::with_capacity(size);
+            std::io::Read::take(&mut reader, limit.saturating_add(1)).read_to_end(&mut bytes)?;
+            return Ok(bytes);
+        }
         let (size, kind) = odb.read_header(id).map_err(|e| git_error(&e))?;
-        if kind != git2::ObjectType::Blob {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("`{path}` is not a file"),
-            ));
-        }
-        if size as u64 > limit {
-            return Err(TooLarge::error(size as u64, limit));
-        }
+        checked(size, kind)?;
         let blob = self.repo.find_blob(id).map_err(|e| git_error(&e))?;
         Ok(blob.content().to_vec())
     }
