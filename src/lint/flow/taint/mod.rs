@@ -94,8 +94,8 @@ struct State {
     /// Names that hold a view of another object of the file (`px = img.load()`,
     /// `ctx = canvas.getContext("2d")`), with that object: writing into the view writes into it.
     views: HashMap<String, String>,
-    /// Whether some constant is a list of names, one a line: only then are iterations bound.
-    lists: bool,
+    /// Names of constants that are lists (one element a line): iterations over them are bound.
+    lists: HashSet<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -370,7 +370,7 @@ impl State {
                     || s.refs.iter().any(|r| self.decoded.contains_key(r.as_str()));
                 for name in &s.assigns {
                     // `json.dump(cfg, f)` calls a module; it does not write into it.
-                    if names.modules.contains(name.as_str()) && mutates(s, name) {
+                    if mutates(s, name) && names.module(name) {
                         continue;
                     }
                     match &taint {
@@ -390,7 +390,9 @@ impl State {
                     if !self.consts.contains_key(name)
                         && let Some(value) = self.constant(s)
                     {
-                        self.lists |= value.0.contains('\n');
+                        if value.0.contains('\n') {
+                            self.lists.insert(name.clone());
+                        }
                         self.consts.insert(name.clone(), value);
                         changed = true;
                     }
@@ -419,8 +421,8 @@ impl State {
                         self.locs.insert(name.clone(), (loc, at));
                         changed = true;
                     }
-                    if !self.views.contains_key(name)
-                        && let Some(parent) = viewed(s, name, &names.locals)
+                    if let Some(parent) = viewed(s, name, &names.locals)
+                        && !self.views.contains_key(name)
                     {
                         self.views.insert(name.clone(), parent);
                         changed = true;
