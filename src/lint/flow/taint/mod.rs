@@ -80,6 +80,10 @@ struct State {
     decoded: HashMap<String, usize>,
     /// Values of names assigned constant text; `true` when decoded from base64 or hex.
     consts: HashMap<String, (String, bool)>,
+    /// The constants whose text names a secret (`"OPENAI_API_KEY"`, a list holding one): a
+    /// variable read by their value is a source. Most files have none, and then no lookup by
+    /// name is searched for.
+    named: HashMap<String, (String, bool)>,
     /// Names assigned a value that holds no source.
     clean: HashSet<String>,
     /// Files a handle name writes to.
@@ -326,13 +330,13 @@ impl State {
                 return Some(src.clone());
             }
         }
-        if let Some(src) = source_in(code, &s.refs, &self.clean, &self.consts, at) {
+        if let Some(src) = source_in(code, &s.refs, &self.clean, &self.named, at) {
             return Some(src);
         }
         // Paths built from pieces: `Path.home() / ".aws" / "credentials"`.
         if s.strings.len() > 1 {
             let joined = format!("/{}", s.strings.join("/"));
-            if let Some(src) = source_in(&joined, &[], &self.clean, &self.consts, at)
+            if let Some(src) = source_in(&joined, &[], &self.clean, &self.named, at)
                 && src.kind == SourceKind::Store
             {
                 return Some(src);
@@ -393,7 +397,7 @@ impl State {
                         if value.0.contains('\n') {
                             self.lists.insert(name.clone());
                         }
-                        self.consts.insert(name.clone(), value);
+                        self.add_const(name, value);
                         changed = true;
                     }
                     if let Some(path) = opened_path(&s.code) {
@@ -502,7 +506,7 @@ impl State {
                 if self.taint.contains_key(param) {
                     continue;
                 }
-                let src = source_in(arg, &[], &self.clean, &self.consts, at).or_else(|| {
+                let src = source_in(arg, &[], &self.clean, &self.named, at).or_else(|| {
                     s.words
                         .iter()
                         .filter(|r| contains_word(arg, r))
@@ -540,6 +544,14 @@ impl State {
                 Some((Loc::Agent, _)) => Some(Loc::Agent),
                 _ => None,
             })
+    }
+
+    /// Records the constant `value` of `name`.
+    fn add_const(&mut self, name: &str, value: (String, bool)) {
+        if value.0.lines().any(|l| secret_name(l.trim())) {
+            self.named.insert(name.to_owned(), value.clone());
+        }
+        self.consts.insert(name.to_owned(), value);
     }
 
     /// The constant text a statement assigns: its string literals joined, with the values of

@@ -174,12 +174,12 @@ pub(super) fn uses_store(code: &str) -> bool {
 }
 
 /// The first source read in `code` (of the language `lang`), with shell variables `refs` that
-/// the file never assigned.
+/// the file never assigned; `named` are the constants whose text names a secret.
 pub(super) fn source_in(
     code: &str,
     refs: &[String],
     clean: &HashSet<String>,
-    consts: &HashMap<String, (String, bool)>,
+    named: &HashMap<String, (String, bool)>,
     at: usize,
 ) -> Option<Source> {
     for m in WHOLE_ENV.captures_iter(code) {
@@ -229,8 +229,8 @@ pub(super) fn source_in(
             kind: SourceKind::Store,
         });
     }
-    // A lookup by a name held in a constant: only when the file has constants.
-    if !consts.is_empty() {
+    // A lookup by a name held in a constant: only when a constant of the file names a secret.
+    if !named.is_empty() {
         let by_var = memchr::memchr(b'$', code.as_bytes())
             .is_some()
             .then(|| NAMED_BY_VAR.captures_iter(code))
@@ -240,7 +240,7 @@ pub(super) fn source_in(
             let holder = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
             // A list of names (one a line) is read one element at a time: the first secret
             // counts.
-            if let Some((value, _)) = consts.get(holder)
+            if let Some((value, _)) = named.get(holder)
                 && let Some(name) = value.lines().map(str::trim).find(|n| secret_name(n))
             {
                 return Some(secret(name, at));

@@ -233,19 +233,20 @@ impl State {
         if self.lists.is_empty() {
             return false;
         }
-        let mut changed = false;
-        for list in s
+        let lists: Vec<&String> = s
             .refs
             .iter()
             .filter(|r| self.lists.contains(r.as_str()))
             .take(4)
-        {
+            .collect();
+        let mut changed = false;
+        for list in lists {
             for var in iteration_vars(&s.code, list) {
                 if self.consts.contains_key(var) {
                     continue;
                 }
                 if let Some(value) = self.consts.get(list.as_str()).cloned() {
-                    self.consts.insert(var.to_owned(), value);
+                    self.add_const(var, value);
                     changed = true;
                 }
             }
