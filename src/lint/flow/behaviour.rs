@@ -16,20 +16,36 @@ struct Pattern {
     re: LazyLock<Regex>,
     what: &'static str,
     help: &'static str,
+    /// A cheap test that the statement may match at all: the regex runs only when it holds.
+    gate: fn(&str) -> bool,
 }
 
 macro_rules! pattern {
     ($rule:expr, $what:literal, $help:literal, $re:literal) => {
+        pattern!($rule, $what, $help, $re, |_| true)
+    };
+    ($rule:expr, $what:literal, $help:literal, $re:literal, $gate:expr) => {
         Pattern {
             rule: $rule,
             re: LazyLock::new(|| ascii_regex($re)),
             what: $what,
             help: $help,
+            gate: $gate,
         }
     };
 }
 
-static PATTERNS: [Pattern; 6] = [
+/// Windows' privilege escalation names the Administrators group, a registry path or a UAC
+/// setting: one literal search decides whether its pattern runs.
+fn windows_admin(code: &str) -> bool {
+    static LITERALS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\\|dministrator|DMINISTRATOR|EnableLUA|ConsentPrompt|SecureDesktop")
+            .expect("static regex builds")
+    });
+    LITERALS.is_match(code)
+}
+
+static PATTERNS: [Pattern; 7] = [
     pattern!(
         &rules::REVERSE_SHELL,
         "gives a remote host a shell on this machine",
@@ -55,15 +71,21 @@ static PATTERNS: [Pattern; 6] = [
     ),
     pattern!(
         &rules::PRIVILEGE_ESCALATION,
-        "grants itself root or administrator rights",
-        "a skill works with the user's rights; it never changes sudoers, setuid bits, capabilities, the Administrators group or UAC",
+        "grants itself root",
+        "a skill works with the user's rights; it never changes sudoers, setuid bits or capabilities",
         r"(?ix)\bchmod\s+(-\w+\s+)*([ugoa]*\+[rwxX]*s[rwxX]*|0?[2467][0-7]{3})\b|\binstall\s+(-\w+\s+)*-m\s*0?[2467][0-7]{3}\b
         |(>>?|\btee\s+(-a\s+)?)\s*/etc/(sudoers|doas\.conf)|\bpermit\s+(nopass\s+)?(keepenv\s+)?\S+\s+as\s+root\b|/etc/sudoers(\.d)?\b[^\n]*(>>|\btee\b)|\bNOPASSWD\b|\bvisudo\b
         |\bsetcap\b|\busermod\s+(-\w+\s+)*-a?G\s+(sudo|wheel|root|admin)\b|(>>|\btee\s+-a\s+)\s*/etc/(passwd|shadow|group)\b
-        |\bchown\s+root\b[^\n]*\bchmod\s+[ugo]*\+s
-        |\badd-localgroupmember\b[^\n]*\badministrators\b|\bnet1?(\.exe)?\s+localgroup\s+administrators\b[^\n]*/add\b
+        |\bchown\s+root\b[^\n]*\bchmod\s+[ugo]*\+s"
+    ),
+    pattern!(
+        &rules::PRIVILEGE_ESCALATION,
+        "grants itself administrator rights",
+        "a skill works with the user's rights; it never joins the Administrators group or turns UAC off",
+        r"(?ix)\badd-localgroupmember\b[^\n]*\badministrators\b|\bnet1?(\.exe)?\s+localgroup\s+administrators\b[^\n]*/add\b
         |\b(set-itemproperty|new-itemproperty|sp|reg(\.exe)?\s+add)\b[^\n]*\b(EnableLUA|ConsentPromptBehavior(Admin|User)|PromptOnSecureDesktop|LocalAccountTokenFilterPolicy|FilterAdministratorToken)\b
-        |\b(ms-settings|mscfile|exefile|Folder|Launcher\.SystemSettings)\\+shell\\+open\\+command\b"
+        |\b(ms-settings|mscfile|exefile|Folder|Launcher\.SystemSettings)\\+shell\\+open\\+command\b",
+        windows_admin
     ),
     pattern!(
         &rules::PERSISTENCE,
@@ -118,6 +140,10 @@ pub fn unit_reverse_shell(code: &str) -> Option<usize> {
             r"\.pipe\(\s*\w+\.stdin\s*\)|\bstdin\s*=\s*\w+(\.fileno\(\))?|\bdup2\b|GetStream\(\)",
         )
     });
+    // Every socket the pattern knows is named `…ocket…` or opened with `…onnect…`.
+    if !code.contains("ocket") && !code.contains("onnect") {
+        return None;
+    }
     let socket = SOCKET.find(code)?;
     (SHELL.is_match(code) && WIRE.is_match(code)).then_some(socket.start())
 }
@@ -135,14 +161,19 @@ pub fn unit_dropper(code: &str) -> Option<usize> {
             r"(?i)\bchmod\b|S_IEXEC|\bPopen\b|\bsubprocess\.|\bos\.(system|exec\w*|spawn\w*)|\bexecFile|\bspawn\s*\(|start-process|\bexec\s*\(",
         )
     });
-    let fetch = FETCH.find(code)?;
+    // The address comes first: most units name none, and a URL is a cheap literal to look for.
+    memchr::memmem::find(code.as_bytes(), b"://")?;
     let untrusted = URL_HOST.captures_iter(code).any(|c| {
         (c[1].eq_ignore_ascii_case("http")
             && !c[2].starts_with("localhost")
             && !c[2].starts_with("127."))
             || bad_host(&c[2]).is_some()
     });
-    (untrusted && RUN.is_match(code)).then_some(fetch.start())
+    if !untrusted {
+        return None;
+    }
+    let fetch = FETCH.find(code)?;
+    RUN.is_match(code).then_some(fetch.start())
 }
 
 /// A download saved, made executable and started in one statement.
@@ -199,6 +230,9 @@ pub fn scan(
     hits: &mut Vec<Hit>,
 ) {
     for p in &PATTERNS {
+        if !(p.gate)(code) {
+            continue;
+        }
         let Some(m) = p.re.find(code) else {
             continue;
         };

@@ -80,6 +80,10 @@ struct State {
     decoded: HashMap<String, usize>,
     /// Values of names assigned constant text; `true` when decoded from base64 or hex.
     consts: HashMap<String, (String, bool)>,
+    /// The constants whose text names a secret (`"OPENAI_API_KEY"`, a list holding one): a
+    /// variable read by their value is a source. Most files have none, and then no lookup by
+    /// name is searched for.
+    named: HashMap<String, (String, bool)>,
     /// Names assigned a value that holds no source.
     clean: HashSet<String>,
     /// Files a handle name writes to.
@@ -94,8 +98,8 @@ struct State {
     /// Names that hold a view of another object of the file (`px = img.load()`,
     /// `ctx = canvas.getContext("2d")`), with that object: writing into the view writes into it.
     views: HashMap<String, String>,
-    /// Whether some constant is a list of names, one a line: only then are iterations bound.
-    lists: bool,
+    /// Names of constants that are lists (one element a line): iterations over them are bound.
+    lists: HashSet<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -326,13 +330,13 @@ impl State {
                 return Some(src.clone());
             }
         }
-        if let Some(src) = source_in(code, &s.refs, &self.clean, &self.consts, at) {
+        if let Some(src) = source_in(code, &s.refs, &self.clean, &self.named, at) {
             return Some(src);
         }
         // Paths built from pieces: `Path.home() / ".aws" / "credentials"`.
         if s.strings.len() > 1 {
             let joined = format!("/{}", s.strings.join("/"));
-            if let Some(src) = source_in(&joined, &[], &self.clean, &self.consts, at)
+            if let Some(src) = source_in(&joined, &[], &self.clean, &self.named, at)
                 && src.kind == SourceKind::Store
             {
                 return Some(src);
@@ -370,7 +374,7 @@ impl State {
                     || s.refs.iter().any(|r| self.decoded.contains_key(r.as_str()));
                 for name in &s.assigns {
                     // `json.dump(cfg, f)` calls a module; it does not write into it.
-                    if names.modules.contains(name.as_str()) && mutates(s, name) {
+                    if mutates(s, name) && names.module(name) {
                         continue;
                     }
                     match &taint {
@@ -390,8 +394,10 @@ impl State {
                     if !self.consts.contains_key(name)
                         && let Some(value) = self.constant(s)
                     {
-                        self.lists |= value.0.contains('\n');
-                        self.consts.insert(name.clone(), value);
+                        if value.0.contains('\n') {
+                            self.lists.insert(name.clone());
+                        }
+                        self.add_const(name, value);
                         changed = true;
                     }
                     if let Some(path) = opened_path(&s.code) {
@@ -419,8 +425,8 @@ impl State {
                         self.locs.insert(name.clone(), (loc, at));
                         changed = true;
                     }
-                    if !self.views.contains_key(name)
-                        && let Some(parent) = viewed(s, name, &names.locals)
+                    if let Some(parent) = viewed(s, name, &names.locals)
+                        && !self.views.contains_key(name)
                     {
                         self.views.insert(name.clone(), parent);
                         changed = true;
@@ -500,7 +506,7 @@ impl State {
                 if self.taint.contains_key(param) {
                     continue;
                 }
-                let src = source_in(arg, &[], &self.clean, &self.consts, at).or_else(|| {
+                let src = source_in(arg, &[], &self.clean, &self.named, at).or_else(|| {
                     s.words
                         .iter()
                         .filter(|r| contains_word(arg, r))
@@ -538,6 +544,14 @@ impl State {
                 Some((Loc::Agent, _)) => Some(Loc::Agent),
                 _ => None,
             })
+    }
+
+    /// Records the constant `value` of `name`.
+    fn add_const(&mut self, name: &str, value: (String, bool)) {
+        if value.0.lines().any(|l| secret_name(l.trim())) {
+            self.named.insert(name.to_owned(), value.clone());
+        }
+        self.consts.insert(name.to_owned(), value);
     }
 
     /// The constant text a statement assigns: its string literals joined, with the values of

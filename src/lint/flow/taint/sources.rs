@@ -123,7 +123,14 @@ pub(super) static NAMED_ENV: LazyLock<Regex> = LazyLock::new(|| {
 /// `printenv "$v"`, `[Environment]::GetEnvironmentVariable($n)`, `Get-Item "env:$n"`): the
 /// name is what the holder's constant says.
 pub(super) static NAMED_BY_CONST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:os\.environ\.get|os\.getenv|getenv|os\.environ\[|process\.env\[|ENV\[|ENV\.fetch\(|GetEnvironmentVariable\(\s*\$)\(?\s*([A-Za-z_]\w*)\s*[,)\]]|\$\{!([A-Za-z_]\w*)\}|\bprintenv\s+["']?\$\{?([A-Za-z_]\w*)|(?i:\b(?:get-item|get-childitem|gci|gi)\s+["']?env:\$)([A-Za-z_]\w*)"#)
+    Regex::new(r"(?:os\.environ\.get|os\.getenv|getenv|os\.environ\[|process\.env\[|ENV\[|ENV\.fetch\()\(?\s*([A-Za-z_]\w*)\s*[,)\]]")
+        .expect("static regex builds")
+});
+
+/// The shell and PowerShell forms of [`NAMED_BY_CONST`], which all hold a `$`: only code with
+/// one is searched, and the literals of the pattern let the search skip the rest.
+pub(super) static NAMED_BY_VAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"GetEnvironmentVariable\(\s*\$([A-Za-z_]\w*)\s*[,)]|\$\{!([A-Za-z_]\w*)\}|\bprintenv\s+["']?\$\{?([A-Za-z_]\w*)|\b(?:Get-Item|Get-ChildItem|get-item|get-childitem|gci|gi)\s+["']?[Ee]nv:\$([A-Za-z_]\w*)"#)
         .expect("static regex builds")
 });
 
@@ -167,12 +174,12 @@ pub(super) fn uses_store(code: &str) -> bool {
 }
 
 /// The first source read in `code` (of the language `lang`), with shell variables `refs` that
-/// the file never assigned.
+/// the file never assigned; `named` are the constants whose text names a secret.
 pub(super) fn source_in(
     code: &str,
     refs: &[String],
     clean: &HashSet<String>,
-    consts: &HashMap<String, (String, bool)>,
+    named: &HashMap<String, (String, bool)>,
     at: usize,
 ) -> Option<Source> {
     for m in WHOLE_ENV.captures_iter(code) {
@@ -222,13 +229,22 @@ pub(super) fn source_in(
             kind: SourceKind::Store,
         });
     }
-    for c in NAMED_BY_CONST.captures_iter(code) {
-        let holder = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
-        // A list of names (one a line) is read one element at a time: the first secret counts.
-        if let Some((value, _)) = consts.get(holder)
-            && let Some(name) = value.lines().map(str::trim).find(|n| secret_name(n))
-        {
-            return Some(secret(name, at));
+    // A lookup by a name held in a constant: only when a constant of the file names a secret.
+    if !named.is_empty() {
+        let by_var = memchr::memchr(b'$', code.as_bytes())
+            .is_some()
+            .then(|| NAMED_BY_VAR.captures_iter(code))
+            .into_iter()
+            .flatten();
+        for c in NAMED_BY_CONST.captures_iter(code).chain(by_var) {
+            let holder = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
+            // A list of names (one a line) is read one element at a time: the first secret
+            // counts.
+            if let Some((value, _)) = named.get(holder)
+                && let Some(name) = value.lines().map(str::trim).find(|n| secret_name(n))
+            {
+                return Some(secret(name, at));
+            }
         }
     }
     for c in NAMED_ENV.captures_iter(code) {

@@ -3,6 +3,7 @@
 //! time); and which statements of a PowerShell function are its output.
 
 use std::collections::HashSet;
+use std::sync::LazyLock;
 
 use super::*;
 
@@ -45,7 +46,7 @@ const BUILTIN_MODULES: &[&str] = &[
 impl<'u> Names<'u> {
     pub(super) fn of(units: &'u [UnitStmts]) -> Self {
         let mut locals = HashSet::new();
-        let mut modules: HashSet<&'u str> = BUILTIN_MODULES.iter().copied().collect();
+        let mut modules = HashSet::new();
         for s in units.iter().flat_map(|u| &u.stmts) {
             if is_import(s) {
                 modules.extend(s.assigns.iter().map(String::as_str));
@@ -60,6 +61,11 @@ impl<'u> Names<'u> {
             }
         }
         Self { locals, modules }
+    }
+
+    /// Whether `name` holds a module: imported in the file, or a runtime's own.
+    pub(super) fn module(&self, name: &str) -> bool {
+        BUILTIN_MODULES.contains(&name) || self.modules.contains(name)
     }
 }
 
@@ -90,12 +96,16 @@ fn imported(code: &str) -> impl Iterator<Item = &str> {
 /// Whether a statement binds a module (`const fs = require("fs")`, `import x from "y"`): a
 /// name that holds a module is not an object that data is written into.
 fn is_import(s: &Stmt) -> bool {
-    let rhs = s.code.get(s.rhs_at..).unwrap_or("");
+    static CALL: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new("require("));
+    static DYNAMIC: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new("import("));
     let code = s.code.trim_start();
-    rhs.contains("require(")
-        || rhs.contains("import(")
-        || code.starts_with("import ")
-        || (code.starts_with("from ") && code.contains(" import "))
+    if code.starts_with("import ") || (code.starts_with("from ") && code.contains(" import ")) {
+        return true;
+    }
+    let rhs = s.code.get(s.rhs_at..).unwrap_or("").as_bytes();
+    CALL.find(rhs).is_some() || DYNAMIC.find(rhs).is_some()
 }
 
 /// The object of the file that the value `s` assigns to `name` is a view of: the value is a
@@ -217,35 +227,122 @@ impl State {
 
     /// Binds the variables of iterations in `s` over a constant list (`for n in NAMES`,
     /// `names.map((n) => …)`, `foreach ($n in $names)`) to that list, so that a lookup by the
-    /// variable (`process.env[n]`) reads the names it holds.
+    /// variable (`process.env[n]`) reads the names it holds. Only names that hold a list are
+    /// looked for, as plain text: most statements name none.
     pub(super) fn bind_iteration(&mut self, s: &Stmt) -> bool {
-        static ITERATION: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(
-                r"\b([A-Za-z_$][\w$]*)\s*\.\s*(?:map|forEach|flatMap|filter|reduce|some|every|find|each|each_with_object|collect)\s*[({]\s*(?:async\s+)?(?:function\s*)?\(?\s*\|?\s*([A-Za-z_$][\w$]*)|\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+|\$)?([A-Za-z_]\w*)\s+(?:in|of)\s+\$?([A-Za-z_]\w*)",
-            )
-            .expect("static regex builds")
-        });
-        const ITERATES: &[&str] = &[
-            "for", ".map", ".forEach", ".flatMap", ".filter", ".reduce", ".some", ".every",
-            ".find", ".each", ".collect",
-        ];
-        if !self.lists || !ITERATES.iter().any(|w| s.code.contains(w)) {
+        if self.lists.is_empty() {
             return false;
         }
+        let lists: Vec<&String> = s
+            .refs
+            .iter()
+            .filter(|r| self.lists.contains(r.as_str()))
+            .take(4)
+            .collect();
         let mut changed = false;
-        for c in ITERATION.captures_iter(&s.code).take(8) {
-            let (list, var) = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
-                (Some(l), Some(v), ..) | (.., Some(v), Some(l)) => (l.as_str(), v.as_str()),
-                _ => continue,
-            };
-            if self.consts.contains_key(var) {
-                continue;
-            }
-            if let Some(value) = self.consts.get(list).filter(|(v, _)| v.contains('\n')) {
-                self.consts.insert(var.to_owned(), value.clone());
-                changed = true;
+        for list in lists {
+            for var in iteration_vars(&s.code, list) {
+                if self.consts.contains_key(var) {
+                    continue;
+                }
+                if let Some(value) = self.consts.get(list.as_str()).cloned() {
+                    self.add_const(var, value);
+                    changed = true;
+                }
             }
         }
         changed
+    }
+}
+
+/// Methods that call a function on each element of a list.
+const ITERATORS: &[&str] = &[
+    "map", "forEach", "flatMap", "filter", "reduce", "some", "every", "find", "each", "collect",
+];
+
+/// The variables that iterate over `list` in `code`: `list.map((v) => …)`,
+/// `list.forEach(function (v) …)`, `list.each { |v| … }`, `for v in list`,
+/// `for (const v of list)`, `foreach ($v in $list)`.
+fn iteration_vars<'c>(code: &'c str, list: &str) -> Vec<&'c str> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut vars = Vec::new();
+    for (at, _) in code.match_indices(list).take(8) {
+        let before = &code[..at];
+        let after = &code[at + list.len()..];
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        if before.ends_with(word) || after.starts_with(ident) {
+            continue;
+        }
+        // `list.map((v) => …)`
+        if let Some(rest) = after.trim_start().strip_prefix('.') {
+            let rest = rest.trim_start();
+            let method = &rest[..rest.find(|c: char| !ident(c)).unwrap_or(rest.len())];
+            if ITERATORS.contains(&method) {
+                let mut rest = rest[method.len()..].trim_start();
+                for skip in ["(", "{", "async ", "function", "(", "|"] {
+                    rest = rest.strip_prefix(skip).unwrap_or(rest).trim_start();
+                }
+                let var = &rest[..rest.find(|c: char| !ident(c)).unwrap_or(rest.len())];
+                if !var.is_empty() {
+                    vars.push(var);
+                }
+            }
+            continue;
+        }
+        // `for v in list`, `for (const v of list)`, `foreach ($v in $list)`
+        let head = before.trim_end_matches(['$', '(', ' ', '"', '@', '{']);
+        let Some(head) = head
+            .strip_suffix(" in")
+            .or_else(|| head.strip_suffix(" of"))
+        else {
+            continue;
+        };
+        let head = head.trim_end();
+        let start = head.rfind(|c: char| !ident(c)).map_or(0, |i| i + 1);
+        let var = head[start..].trim_start_matches('$');
+        let keyword = head[..start]
+            .trim_end_matches(['(', ' '])
+            .trim_end_matches("const")
+            .trim_end_matches("let")
+            .trim_end_matches("var")
+            .trim_end_matches(['(', ' ']);
+        if !var.is_empty() && (keyword.ends_with("for") || keyword.ends_with("foreach")) {
+            vars.push(var);
+        }
+    }
+    vars
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variables_that_iterate_over_a_list() {
+        for (code, var) in [
+            (
+                "return Object.fromEntries(names.map((n) => [n, process.env[n]]));",
+                "n",
+            ),
+            (
+                "names.forEach(function (k) { out[k] = process.env[k] })",
+                "k",
+            ),
+            ("names.each { |k| out[k] = ENV[k] }", "k"),
+            ("vals = {n: os.environ.get(n) for n in names}", "n"),
+            ("for (const k of names) {", "k"),
+            ("foreach ($k in $names) {", "k"),
+            ("for v in \"${names[@]}\"; do", "v"),
+        ] {
+            assert_eq!(iteration_vars(code, "names"), [var], "{code}");
+        }
+        for code in [
+            "console.log(names.length)",
+            "for n in other_names:",
+            "x = names",
+            "for n in range(len(names)):",
+        ] {
+            assert!(iteration_vars(code, "names").is_empty(), "{code}");
+        }
     }
 }
