@@ -134,17 +134,27 @@ fn back(text: &str, at: usize, n: usize) -> usize {
     i
 }
 
-/// Whether SKILL.md tells the agent to act on the file `rel` (on a line that names it).
-fn told_to_run(skill_md: &str, rel: &str) -> bool {
+/// Each place where SKILL.md names the file `rel` (by its file name): the offset of the name and
+/// the bounds of its line.
+fn mentions<'t>(
+    skill_md: &'t str,
+    rel: &'t str,
+) -> impl Iterator<Item = (usize, usize, usize)> + 't {
     let name = rel.rsplit('/').next().unwrap_or(rel);
-    if name.is_empty() {
-        return false;
-    }
-    memchr::memmem::find_iter(skill_md.as_bytes(), name.as_bytes()).any(|at| {
+    let found = (!name.is_empty())
+        .then(|| memchr::memmem::find_iter(skill_md.as_bytes(), name.as_bytes()))
+        .into_iter()
+        .flatten();
+    found.map(move |at| {
         let start = skill_md[..at].rfind('\n').map_or(0, |i| i + 1);
         let end = skill_md[at..].find('\n').map_or(skill_md.len(), |i| at + i);
-        TOLD_TO_RUN.is_match(&skill_md[start..end])
+        (at, start, end)
     })
+}
+
+/// Whether SKILL.md tells the agent to act on the file `rel` (on a line that names it).
+fn told_to_run(skill_md: &str, rel: &str) -> bool {
+    mentions(skill_md, rel).any(|(_, start, end)| TOLD_TO_RUN.is_match(&skill_md[start..end]))
 }
 
 /// Whether SKILL.md tells the agent to run the file `rel` where it lies, in the skill folder: the
@@ -154,15 +164,10 @@ fn told_to_run(skill_md: &str, rel: &str) -> bool {
 /// is where an image the skill builds has copied it, and a bare name in a list of files is not
 /// an order to run it.
 pub fn told_to_run_here(skill_md: &str, rel: &str) -> bool {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    if name.is_empty() {
-        return false;
-    }
-    memchr::memmem::find_iter(skill_md.as_bytes(), name.as_bytes()).any(|at| {
-        let start = skill_md[..at].rfind('\n').map_or(0, |i| i + 1);
-        let end = skill_md[at..].find('\n').map_or(skill_md.len(), |i| at + i);
+    let quote = |c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | '=');
+    mentions(skill_md, rel).any(|(at, start, end)| {
         let token_start = skill_md[start..at]
-            .rfind(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | '='))
+            .rfind(quote)
             .map_or(start, |i| start + i + 1);
         let path = &skill_md[token_start..at];
         if path.starts_with('/') {
@@ -171,13 +176,8 @@ pub fn told_to_run_here(skill_md: &str, rel: &str) -> bool {
         if !path.is_empty() {
             return TOLD_TO_RUN.is_match(&skill_md[start..end]);
         }
-        let before = skill_md[start..token_start].trim_end_matches(|c: char| {
-            c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | '=')
-        });
-        let word = before
-            .rsplit(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '('))
-            .next()
-            .unwrap_or("");
+        let before = skill_md[start..token_start].trim_end_matches(quote);
+        let word = before.rsplit(quote).next().unwrap_or("");
         RUNNER.is_match(word)
     })
 }
