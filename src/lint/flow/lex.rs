@@ -124,6 +124,27 @@ fn ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// Where the comment that starts at `i` ends, when one starts there: `#` to the line end (in
+/// shell only at a word's start), `//` to the line end and `/* … */` in JavaScript, `<# … #>` in
+/// PowerShell; an unclosed block comment runs to the end of the text.
+fn comment_end(bytes: &[u8], i: usize, lang: Lang) -> Option<usize> {
+    let next = bytes.get(i + 1).copied();
+    let closed = |close: &[u8]| find(bytes, i + 2, close).map_or(bytes.len(), |e| e + close.len());
+    match bytes[i] {
+        b'#' if lang.hash_comments()
+            && (lang != Lang::Shell
+                || i == 0
+                || matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b';')) =>
+        {
+            Some(line_end(bytes, i))
+        }
+        b'/' if lang == Lang::Js && next == Some(b'/') => Some(line_end(bytes, i)),
+        b'/' if lang == Lang::Js && next == Some(b'*') => Some(closed(b"*/")),
+        b'<' if lang == Lang::PowerShell && next == Some(b'#') => Some(closed(b"#>")),
+        _ => None,
+    }
+}
+
 /// Tokens of `text` read as `lang`.
 pub fn tokens(text: &str, lang: Lang) -> Vec<Token> {
     let bytes = text.as_bytes();
@@ -133,6 +154,15 @@ pub fn tokens(text: &str, lang: Lang) -> Vec<Token> {
     while i < n {
         let b = bytes[i];
         let start = i;
+        if let Some(end) = comment_end(bytes, i, lang) {
+            out.push(Token {
+                kind: Kind::Comment,
+                start,
+                end,
+            });
+            i = end;
+            continue;
+        }
         match b {
             b'\n' => {
                 out.push(Token {
@@ -143,42 +173,6 @@ pub fn tokens(text: &str, lang: Lang) -> Vec<Token> {
                 i += 1;
             }
             b' ' | b'\t' | b'\r' => i += 1,
-            b'#' if lang.hash_comments()
-                && (lang != Lang::Shell
-                    || i == 0
-                    || matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b';')) =>
-            {
-                i = line_end(bytes, i);
-                out.push(Token {
-                    kind: Kind::Comment,
-                    start,
-                    end: i,
-                });
-            }
-            b'/' if lang == Lang::Js && bytes.get(i + 1) == Some(&b'/') => {
-                i = line_end(bytes, i);
-                out.push(Token {
-                    kind: Kind::Comment,
-                    start,
-                    end: i,
-                });
-            }
-            b'/' if lang == Lang::Js && bytes.get(i + 1) == Some(&b'*') => {
-                i = find(bytes, i + 2, b"*/").map_or(n, |e| e + 2);
-                out.push(Token {
-                    kind: Kind::Comment,
-                    start,
-                    end: i,
-                });
-            }
-            b'<' if lang == Lang::PowerShell && bytes.get(i + 1) == Some(&b'#') => {
-                i = find(bytes, i + 2, b"#>").map_or(n, |e| e + 2);
-                out.push(Token {
-                    kind: Kind::Comment,
-                    start,
-                    end: i,
-                });
-            }
             // PowerShell's backtick escapes the next character; at a line end it continues
             // the line.
             b'`' if lang == Lang::PowerShell => {
