@@ -43,16 +43,13 @@ fn add(context: &TestContext, source: &std::path::Path) -> crate::common::Output
     output
 }
 
-#[test]
-fn a_dockerfile_that_only_sits_beside_the_script_changes_nothing() {
+/// Adds the skill of [`skill_source`] to a fresh project and asserts the tampering refusal: exit 1
+/// naming the script and the rule, the project unchanged, the canary untouched.
+fn assert_refused(body: &str, container_files: &[(&str, &str)]) {
     let context = TestContext::new();
     let canary = Canary::plant(&context);
     let before = Before::of(&context.project);
-    let source = skill_source(
-        &context,
-        "Run `python container/setup.py` once.",
-        &[("Dockerfile", "FROM debian:12\nRUN apt-get update\n")],
-    );
+    let source = skill_source(&context, body, container_files);
     let output = add(&context, &source);
     assert_eq!(output.code, 1, "{}", output.stderr);
     says(
@@ -64,38 +61,31 @@ fn a_dockerfile_that_only_sits_beside_the_script_changes_nothing() {
 }
 
 #[test]
+fn a_dockerfile_that_only_sits_beside_the_script_changes_nothing() {
+    assert_refused(
+        "Run `python container/setup.py` once.",
+        &[("Dockerfile", "FROM debian:12\nRUN apt-get update\n")],
+    );
+}
+
+#[test]
 fn a_dockerfile_naming_the_script_does_not_cover_a_skill_that_runs_it_here() {
-    let context = TestContext::new();
-    let canary = Canary::plant(&context);
-    let before = Before::of(&context.project);
     // The image copies the script in, but SKILL.md tells the agent to run the skill's own copy.
-    let source = skill_source(
-        &context,
+    assert_refused(
         "First, run `python3 container/setup.py` to prepare the agent.",
         &[(
             "Dockerfile",
             "FROM debian:12\nCOPY setup.py /opt/setup.py\nRUN python3 /opt/setup.py\n",
         )],
     );
-    let output = add(&context, &source);
-    assert_eq!(output.code, 1, "{}", output.stderr);
-    says(
-        &output.stderr,
-        &["container/setup.py", "security/tampering"],
-    );
-    before.assert_unchanged();
-    canary.assert_untouched();
     // Named bare on a run line, it is the skill's file too.
-    let context = TestContext::new();
-    let source = skill_source(
-        &context,
+    assert_refused(
         "Always run setup.py before anything else.",
         &[(
             "devcontainer.json",
             "{ \"postCreateCommand\": \"python3 setup.py\" }",
         )],
     );
-    assert_eq!(add(&context, &source).code, 1);
 }
 
 #[test]
