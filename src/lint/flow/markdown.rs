@@ -134,27 +134,37 @@ fn back(text: &str, at: usize, n: usize) -> usize {
     i
 }
 
-/// Each place where SKILL.md names the file `rel` (by its file name): the offset of the name and
-/// the bounds of its line.
-fn mentions<'t>(
-    skill_md: &'t str,
-    rel: &'t str,
-) -> impl Iterator<Item = (usize, usize, usize)> + 't {
+/// The lines of SKILL.md that name the file `rel` (by its file name), each once: its bounds and
+/// the offsets of the name on it. Linear in SKILL.md however often the name appears, so that
+/// the line of each mention is neither searched for nor matched again.
+fn mentions(skill_md: &str, rel: &str) -> Vec<(usize, usize, Vec<usize>)> {
     let name = rel.rsplit('/').next().unwrap_or(rel);
-    let found = (!name.is_empty())
-        .then(|| memchr::memmem::find_iter(skill_md.as_bytes(), name.as_bytes()))
-        .into_iter()
-        .flatten();
-    found.map(move |at| {
-        let start = skill_md[..at].rfind('\n').map_or(0, |i| i + 1);
-        let end = skill_md[at..].find('\n').map_or(skill_md.len(), |i| at + i);
-        (at, start, end)
-    })
+    let mut lines: Vec<(usize, usize, Vec<usize>)> = Vec::new();
+    if name.is_empty() {
+        return lines;
+    }
+    let bytes = skill_md.as_bytes();
+    for at in memchr::memmem::find_iter(bytes, name.as_bytes()) {
+        match lines.last_mut() {
+            Some((_, end, offsets)) if at < *end => offsets.push(at),
+            last => {
+                // The previous line ended before `at`: its new line starts after it.
+                let floor = last.map_or(0, |(_, end, _)| *end);
+                let start =
+                    memchr::memrchr(b'\n', &bytes[floor..at]).map_or(floor, |i| floor + i + 1);
+                let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+                lines.push((start, end, vec![at]));
+            }
+        }
+    }
+    lines
 }
 
 /// Whether SKILL.md tells the agent to act on the file `rel` (on a line that names it).
 fn told_to_run(skill_md: &str, rel: &str) -> bool {
-    mentions(skill_md, rel).any(|(_, start, end)| TOLD_TO_RUN.is_match(&skill_md[start..end]))
+    mentions(skill_md, rel)
+        .iter()
+        .any(|(start, end, _)| TOLD_TO_RUN.is_match(&skill_md[*start..*end]))
 }
 
 /// Whether SKILL.md tells the agent to run the file `rel` where it lies, in the skill folder: the
@@ -162,24 +172,36 @@ fn told_to_run(skill_md: &str, rel: &str) -> bool {
 /// `./post.py`, `${CLAUDE_SKILL_DIR}/scripts/post.py`), or bare right after an interpreter or a
 /// verb that runs it (`python3 post.py`, `run post.py`). An absolute path such as `/opt/post.py`
 /// is where an image the skill builds has copied it, and a bare name in a list of files is not
-/// an order to run it.
+/// an order to run it. What is read before a mention stops at the one before it on its line,
+/// so that a line of many mentions is read once; a path running into the previous mention
+/// counts as relative.
 pub fn told_to_run_here(skill_md: &str, rel: &str) -> bool {
     let quote = |c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | '=');
-    mentions(skill_md, rel).any(|(at, start, end)| {
-        let token_start = skill_md[start..at]
-            .rfind(quote)
-            .map_or(start, |i| start + i + 1);
-        let path = &skill_md[token_start..at];
-        if path.starts_with('/') {
-            return false;
-        }
-        if !path.is_empty() {
-            return TOLD_TO_RUN.is_match(&skill_md[start..end]);
-        }
-        let before = skill_md[start..token_start].trim_end_matches(quote);
-        let word = before.rsplit(quote).next().unwrap_or("");
-        RUNNER.is_match(word)
-    })
+    let name_len = rel.rsplit('/').next().unwrap_or(rel).len();
+    mentions(skill_md, rel)
+        .into_iter()
+        .any(|(start, end, offsets)| {
+            let asks = std::cell::OnceCell::new();
+            let asks = || *asks.get_or_init(|| TOLD_TO_RUN.is_match(&skill_md[start..end]));
+            let mut floor = start;
+            offsets.into_iter().any(|at| {
+                let from = floor.min(at);
+                floor = at + name_len;
+                let token_start = skill_md[from..at]
+                    .rfind(quote)
+                    .map_or(from, |i| from + i + 1);
+                let path = &skill_md[token_start..at];
+                if path.starts_with('/') {
+                    return false;
+                }
+                if !path.is_empty() {
+                    return asks();
+                }
+                let before = skill_md[from..token_start].trim_end_matches(quote);
+                let word = before.rsplit(quote).next().unwrap_or("");
+                RUNNER.is_match(word)
+            })
+        })
 }
 
 /// A word that runs the file named after it.
