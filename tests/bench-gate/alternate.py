@@ -26,10 +26,12 @@ def run_once(command, project, setup=None):
     start = time.perf_counter()
     proc = subprocess.Popen(command, shell=True, cwd=project,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
+    # Read stderr to its end before waiting: a command that writes more than a pipe holds
+    # would otherwise block on the write while we block on the wait.
     stderr = proc.stderr.read().decode(errors="replace")
     proc.stderr.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"`{command}` failed:\n{stderr}")
     return wall, usage.ru_maxrss, usage.ru_utime + usage.ru_stime  # KiB on Linux

@@ -33,10 +33,14 @@ for source in "$W/src" "file://$W/src.git"; do
     args="add $source --skill '*' -a claude-code -y -q"
     python3 "$alternate" "$RUNS" "$W/project" -- "before=$BASE $args" "after=$SKILLS $args"
 done
-# A lock of the 1,000 skills from the file:// repository, and the installed folders.
-rm -rf "$W/locked" && mkdir -p "$W/locked" && (cd "$W/locked" && "$SKILLS" add "file://$W/src.git" --skill '*' -a claude-code -y -q)
+# A lock of the 1,000 skills from a file:// repository inside the project (a lock's local
+# sources must stay in its project, SECURITY.md), and the installed folders. Made at the
+# project's own path, so that the lock's `file://` URL holds wherever it is copied back.
+rm -rf "$W/project" "$W/locked" && mkdir -p "$W/project" && cp -a "$W/src.git" "$W/project/src.git"
+(cd "$W/project" && "$SKILLS" add "file://$W/project/src.git" --skill '*' -a claude-code -y -q)
+mv "$W/project" "$W/locked"
 echo "== skills install --frozen: 1,000 locked skills into an empty project"
-python3 "$alternate" "$RUNS" "$W/project" --setup "cp $W/locked/skills-lock.json ." -- \
+python3 "$alternate" "$RUNS" "$W/project" --setup "cp -a $W/locked/src.git $W/locked/skills-lock.json ." -- \
     "before=$BASE install --frozen -q" "after=$SKILLS install --frozen -q"
 echo "== skills install --frozen: 1,000 locked skills, all in place"
 python3 "$alternate" "$RUNS" "$W/project" --setup "cp -a $W/locked/. ." -- \
