@@ -213,19 +213,26 @@ fn has_trigger(text: &str) -> bool {
 }
 
 /// An Aho-Corasick automaton of the trigger words (built by `aho-corasick`) copied into a dense
-/// table whose match state absorbs every byte: the search is one table lookup per byte and one
-/// check per 16 bytes. The bytes that occur in no trigger word share one class, so a row is
-/// about 70 entries. Callgrind, `add` of 1,000 generated skills (16 MB, none holding a word):
-/// 171 M instructions for the search and 13 M to build the table, against 255 M for
-/// `aho-corasick`'s own DFA and 287 M for the regex alternation this replaced.
+/// table whose match state absorbs every byte. The bytes that occur in no trigger word share one
+/// class, so a row is 65 entries; each entry holds the next state's row offset, so a step is one
+/// load and one add. One such walk is a chain of dependent loads (about 2.5 ns a byte), so a text
+/// is cut into [`LANES`] slices, each overlapping the next by the longest word less one byte,
+/// walked side by side: every occurrence starts inside exactly one slice and ends inside its
+/// overlap, and the processor runs the four chains at once. Measured on the 16 MB of `add` of
+/// 1,000 generated skills (none holding a word): 39 ms with one walk, 10 ms with four; the
+/// regex alternation this replaced took 287 M instructions under callgrind, the table 171 M.
 struct Trigger {
-    /// Row-major: `table[state * width + class]`, states numbered from 0 (the start).
+    /// Row-major, `table[row + class]` is the next state's `row`; the start state's row is 0.
     table: Vec<u16>,
     classes: [u8; 256],
-    width: usize,
-    /// The absorbing match state.
+    /// The row of the absorbing match state.
     matched: u16,
+    /// The longest trigger word's length less one: how far a slice reads past its end.
+    overlap: usize,
 }
+
+/// Slices of a text walked side by side.
+const LANES: usize = 4;
 
 impl Trigger {
     fn new() -> Trigger {
@@ -256,59 +263,78 @@ impl Trigger {
                 }
             })
             .collect();
+        let row_of = |state: usize| u16::try_from(state * width).expect("under 65,536 entries");
         let start = dfa.start_state(Anchored::No).expect("unanchored start");
         // Breadth-first over the states reachable from the start; every match state maps to one
         // absorbing state, numbered 1.
         let mut number = std::collections::HashMap::new();
-        number.insert(start, 0u16);
+        number.insert(start, 0usize);
         let mut order = vec![start];
-        let matched = 1u16;
+        let matched = row_of(1);
         let mut table = vec![0u16; 2 * width];
         table[width..2 * width].fill(matched);
-        let mut next = 2u16;
+        let mut next = 2usize;
         let mut at = 0;
         while at < order.len() {
             let from = order[at];
-            let row = usize::from(number[&from]);
+            let row = number[&from] * width;
             for (class, &byte) in representative.iter().enumerate() {
                 let to = dfa.next_state(Anchored::No, from, byte);
-                let id = if dfa.is_match(to) {
-                    matched
-                } else if let Some(&id) = number.get(&to) {
-                    id
+                let state = if dfa.is_match(to) {
+                    1
+                } else if let Some(&state) = number.get(&to) {
+                    state
                 } else {
-                    let id = next;
-                    next = next.checked_add(1).expect("under 65,536 states");
-                    number.insert(to, id);
+                    number.insert(to, next);
                     order.push(to);
                     table.resize(table.len() + width, 0);
-                    id
+                    next += 1;
+                    next - 1
                 };
-                table[row * width + class] = id;
+                table[row + class] = row_of(state);
             }
             at += 1;
         }
         Trigger {
             table,
             classes,
-            width,
             matched,
+            overlap: TRIGGER_WORDS.iter().map(|w| w.len()).max().unwrap_or(1) - 1,
         }
     }
 
+    fn step(&self, row: u16, byte: u8) -> u16 {
+        self.table[usize::from(row) + usize::from(self.classes[usize::from(byte)])]
+    }
+
     fn is_match(&self, text: &[u8]) -> bool {
-        let (table, classes, width) = (&self.table[..], &self.classes, self.width);
-        let matched = usize::from(self.matched);
-        let mut state = 0usize;
-        for chunk in text.chunks(16) {
-            for &byte in chunk {
-                state = usize::from(table[state * width + usize::from(classes[usize::from(byte)])]);
+        let slice = text.len().div_ceil(LANES);
+        if slice < 4 * self.overlap {
+            return text.iter().fold(0, |row, &byte| self.step(row, byte)) == self.matched;
+        }
+        let lanes: [&[u8]; LANES] = std::array::from_fn(|lane| {
+            &text[lane * slice..((lane + 1) * slice + self.overlap).min(text.len())]
+        });
+        // Side by side over the length every slice has (the last may be shorter), checking for
+        // the match every 16 bytes, then each slice's rest alone.
+        let common = lanes.iter().map(|l| l.len()).min().unwrap_or(0);
+        let mut rows = [0u16; LANES];
+        for at in (0..common).step_by(16) {
+            for offset in at..(at + 16).min(common) {
+                for (row, lane) in rows.iter_mut().zip(lanes) {
+                    *row = self.step(*row, lane[offset]);
+                }
             }
-            if state == matched {
+            if rows.contains(&self.matched) {
                 return true;
             }
         }
-        false
+        rows.iter().zip(lanes).any(|(&row, lane)| {
+            lane[common..]
+                .iter()
+                .fold(row, |row, &byte| self.step(row, byte))
+                == self.matched
+        })
     }
 }
 
@@ -810,7 +836,8 @@ mod tests {
     }
 
     /// The table search agrees with a plain substring test: on every word alone, cut by one
-    /// byte, at each end of a text and across a 16-byte chunk edge, and on the corpus files.
+    /// byte, at each end of a text, across a 16-byte chunk edge and across the edges of the
+    /// slices a long text is cut into, and on the corpus files.
     #[test]
     fn the_trigger_table_finds_exactly_the_words() {
         let plain = |text: &str| TRIGGER_WORDS.iter().any(|w| text.contains(w));
@@ -821,6 +848,20 @@ mod tests {
             texts.push(format!("{}{word}", "q".repeat(15)));
             texts.push(format!("{}{word}{}", "Q".repeat(13), "z".repeat(40)));
             texts.push(format!("{word}{}", "Z".repeat(30)));
+        }
+        // Long texts are walked as four overlapping slices: each word at and around every
+        // slice edge, and at the very end.
+        let long: usize = 1_001;
+        let slice = long.div_ceil(LANES);
+        for word in TRIGGER_WORDS {
+            let edges = (1..LANES).map(|lane| lane * slice).chain([long]);
+            for edge in edges {
+                for at in edge.saturating_sub(word.len() + 1)..=edge.min(long - word.len()) {
+                    let mut text = "q".repeat(long);
+                    text.replace_range(at..at + word.len(), word);
+                    texts.push(text);
+                }
+            }
         }
         texts.push(String::new());
         texts.push("plain prose with nothing of note in it at all".repeat(20));
