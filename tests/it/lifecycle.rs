@@ -619,3 +619,44 @@ fn a_lock_cannot_reach_outside_its_repository() {
         tree(&context.project)
     );
 }
+
+/// `add` from a folder outside the project's repository installs (the user named it), and says
+/// at once what the lock's later commands will do with it, not first when `check` refuses it.
+#[test]
+fn add_from_outside_the_repository_says_the_lock_cannot_use_it() {
+    let context = TestContext::new();
+    std::fs::create_dir_all(context.project.join(".git")).unwrap();
+    let outside = context.temp.path().join("elsewhere/tidy");
+    write(
+        &outside.join("SKILL.md"),
+        "---\nname: tidy\ndescription: Tidies files. Use when asked to tidy.\n---\n",
+    );
+    let inside = context.project.join("vendor/neat");
+    write(
+        &inside.join("SKILL.md"),
+        "---\nname: neat\ndescription: Neatens files. Use when asked to neaten.\n---\n",
+    );
+    let output =
+        run(context
+            .command()
+            .args(["add"])
+            .arg(&outside)
+            .args(["-a", "claude-code", "-y"]));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("will refuse it") && output.stderr.contains("is outside"),
+        "{}",
+        output.stderr
+    );
+    let check = run(context.command().args(["check"]));
+    assert!(check.stderr.contains("is outside"), "{}", check.stderr);
+    let output = run(context
+        .command()
+        .args(["add", "./vendor/neat", "-a", "claude-code", "-y"]));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert!(
+        !output.stderr.contains("will refuse it"),
+        "{}",
+        output.stderr
+    );
+}

@@ -26,6 +26,29 @@ pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     install_from(&input, &options, printer)
 }
 
+/// A project lock reads local sources inside its repository only (SECURITY.md): say so now when
+/// the skills just installed came from a folder or `file://` repository elsewhere, rather than
+/// when `install`, `check` or `update` of this lock first refuses them.
+fn warn_unlockable(staged: &[Staged], lock: &crate::lock::Lock, scope: &Scope, printer: &Printer) {
+    use crate::source::open::{Location, OpenError};
+    let Some(entry) = staged
+        .first()
+        .and_then(|skill| lock.skills.get(&skill.planned.name))
+    else {
+        return;
+    };
+    if let Err(err @ OpenError::Outside { .. }) =
+        Location::of_entry(entry, &scope.lock_dir(), &scope.source_env())
+    {
+        printer.warn(format_args!(
+            "installed, but `install`, `check` and `update` of this lock will refuse it: {err}"
+        ));
+        printer.hint(
+            "keep the source inside the project's repository, or add with `-g` to use a folder elsewhere",
+        );
+    }
+}
+
 /// Installs from the source `input`, as `options` say.
 pub fn install_from(
     input: &str,
@@ -151,6 +174,7 @@ pub fn install_from(
     if !staged.is_empty() {
         crate::install::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
     }
+    warn_unlockable(&staged, &lock, &scope, printer);
     if !staged.is_empty() || args.json {
         let installed = Installed {
             staged: &staged,
