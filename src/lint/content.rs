@@ -129,7 +129,13 @@ pub fn check(cx: &mut Cx<'_>) {
             continue;
         }
         scan_secrets(cx, &file.path, bytes);
-        let Ok(text) = std::str::from_utf8(bytes) else {
+        // SKILL.md was read as text already; another file is text if it is UTF-8.
+        let Some(text) = cx
+            .skill
+            .filter(|_| file.path == skill_file)
+            .map(|s| s.text.as_str())
+            .or_else(|| std::str::from_utf8(bytes).ok())
+        else {
             continue;
         };
         scan_hidden_unicode(cx, &file.path, text);
