@@ -4,13 +4,16 @@
 //! lock, work the calling thread did before. At most [`WINDOW`] skills are in flight, so memory
 //! stays bounded however many skills come.
 //!
-//! One worker that sleeps on a channel, rather than the rayon pool: its idle workers spin before
-//! they sleep, and on two cores that spinning takes time from the thread that reads and writes.
-//! Skills go to it in batches of [`BATCH`], which spares a wake-up per skill.
+//! One worker that sleeps on a condition variable, rather than the rayon pool: its idle workers
+//! spin before they sleep, and on two cores that spinning takes time from the thread that reads
+//! and writes. Skills go to it in batches of [`BATCH`], which spares a wake-up per skill. When
+//! the calling thread has to wait (the window is full, or the last skills are being checked) it
+//! checks the skills the worker has not started itself, rather than sleep: with the other core
+//! busy (a build beside it) the worker may not run for a while, and the gate would then cost
+//! its whole time on top of the reading and writing.
 
-use std::collections::VecDeque;
-use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
 use super::{Gate, lint};
@@ -32,13 +35,88 @@ pub struct Passed {
     pub digests: crate::lock::Files,
 }
 
-/// What the worker gives back for one skill.
+/// What checking one skill gives back.
 type Checked = (Payload, Vec<Diagnostic>, crate::lock::Files);
 
-struct Worker {
-    jobs: Sender<Vec<(String, Payload)>>,
-    done: Receiver<Checked>,
-    thread: JoinHandle<()>,
+/// One skill to check: its number in the order read, the folder it is linted as, its files.
+type Job = (u64, String, Payload);
+
+fn check(config: &Config, folder: &str, payload: Payload) -> Checked {
+    let findings = lint(config, folder, &payload);
+    let digests = payload.digests();
+    (payload, findings, digests)
+}
+
+/// What the calling thread and the worker share.
+#[derive(Default)]
+struct Queue {
+    state: Mutex<State>,
+    /// Signalled when a job is queued, a check is done, or the worker stops.
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct State {
+    /// Not started, oldest first.
+    jobs: VecDeque<Job>,
+    /// Done, not taken yet.
+    done: HashMap<u64, Checked>,
+    /// No more jobs will come (the pipeline is dropped).
+    closed: bool,
+    /// The worker stopped (it panicked, or the queue closed).
+    gone: bool,
+}
+
+impl Queue {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn wait<'a>(&self, state: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        self.changed
+            .wait(state)
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The worker: checks jobs oldest first until the queue closes.
+    fn work(&self, config: &Config) {
+        loop {
+            let mut state = self.lock();
+            let (number, folder, payload) = loop {
+                if let Some(job) = state.jobs.pop_front() {
+                    break job;
+                }
+                if state.closed {
+                    return;
+                }
+                state = self.wait(state);
+            };
+            drop(state);
+            let checked = check(config, &folder, payload);
+            self.lock().done.insert(number, checked);
+            self.changed.notify_all();
+        }
+    }
+}
+
+/// Tells the calling thread when the worker stops, however it stops: a check it had taken then
+/// never completes, and the calling thread must not wait for it.
+struct Stopping(Arc<Queue>);
+
+impl Drop for Stopping {
+    fn drop(&mut self) {
+        self.0.lock().gone = true;
+        self.0.changed.notify_all();
+    }
+}
+
+/// Where the check of one skill is.
+enum Answer {
+    Done(Checked),
+    /// Not done yet (asked without waiting).
+    Pending,
+    /// It can never complete: the worker stopped while checking it.
+    Lost,
 }
 
 /// Skills on their way through the gate.
@@ -46,11 +124,15 @@ pub struct Pipeline<'a> {
     gate: &'a mut Gate,
     origin: &'a Origin,
     config: Arc<Config>,
-    worker: Option<Worker>,
+    queue: Arc<Queue>,
+    worker: Option<JoinHandle<()>>,
     /// Read, not yet handed to the worker.
-    batch: Vec<(String, Payload)>,
-    /// Skills pushed and not handed back yet, in order; with the gate off, their payloads.
-    in_flight: VecDeque<(Planned, Option<Payload>)>,
+    batch: Vec<Job>,
+    /// Skills pushed and not handed back yet, in order, with their numbers; with the gate off,
+    /// their payloads.
+    in_flight: VecDeque<(Planned, u64, Option<Payload>)>,
+    /// The number of the next skill pushed.
+    next_number: u64,
 }
 
 impl<'a> Pipeline<'a> {
@@ -60,20 +142,24 @@ impl<'a> Pipeline<'a> {
             gate,
             origin,
             config,
+            queue: Arc::default(),
             worker: None,
             batch: Vec::new(),
             in_flight: VecDeque::new(),
+            next_number: 0,
         }
     }
 
     /// Starts checking `payload` of `skill`.
     pub fn push(&mut self, skill: Planned, payload: Payload) {
+        let number = self.next_number;
+        self.next_number += 1;
         if self.gate.off {
-            self.in_flight.push_back((skill, Some(payload)));
+            self.in_flight.push_back((skill, number, Some(payload)));
             return;
         }
-        self.batch.push((skill.folder.clone(), payload));
-        self.in_flight.push_back((skill, None));
+        self.batch.push((number, skill.folder.clone(), payload));
+        self.in_flight.push_back((skill, number, None));
         if self.batch.len() >= BATCH {
             self.flush();
         }
@@ -84,24 +170,43 @@ impl<'a> Pipeline<'a> {
         if self.batch.is_empty() {
             return;
         }
-        let config = &self.config;
-        let worker = self.worker.get_or_insert_with(|| {
-            let (jobs, inbox) = mpsc::channel::<Vec<(String, Payload)>>();
-            let (outbox, done) = mpsc::channel();
-            let config = Arc::clone(config);
-            let thread = std::thread::spawn(move || {
-                for (folder, payload) in inbox.into_iter().flatten() {
-                    let findings = lint(&config, &folder, &payload);
-                    let digests = payload.digests();
-                    if outbox.send((payload, findings, digests)).is_err() {
-                        return;
-                    }
-                }
-            });
-            Worker { jobs, done, thread }
-        });
-        // A worker gone (it panicked) shows as a check that does not complete, in `next`.
-        let _ = worker.jobs.send(std::mem::take(&mut self.batch));
+        if self.worker.is_none() {
+            let queue = Arc::clone(&self.queue);
+            let config = Arc::clone(&self.config);
+            self.worker = Some(std::thread::spawn(move || {
+                let stopping = Stopping(queue);
+                stopping.0.work(&config);
+            }));
+        }
+        self.queue.lock().jobs.extend(self.batch.drain(..));
+        self.queue.changed.notify_all();
+    }
+
+    /// The check of skill `number`: taken when done; without `block`, pending when it is not;
+    /// with it, checked here when the worker has not started it yet, else waited for.
+    fn checked(&self, number: u64, block: bool) -> Answer {
+        let mut state = self.queue.lock();
+        loop {
+            if let Some(checked) = state.done.remove(&number) {
+                return Answer::Done(checked);
+            }
+            if !block {
+                return Answer::Pending;
+            }
+            // The worker takes the oldest job first, so ours, if not started, leads the queue;
+            // a later one there is checked here too, and the loop looks again.
+            if let Some((job, folder, payload)) = state.jobs.pop_front() {
+                drop(state);
+                let checked = check(&self.config, &folder, payload);
+                state = self.queue.lock();
+                state.done.insert(job, checked);
+                continue;
+            }
+            if state.gone {
+                return Answer::Lost;
+            }
+            state = self.queue.wait(state);
+        }
     }
 
     /// The next skill the gate lets through, in the order pushed. Without `wait`, only when its
@@ -113,27 +218,20 @@ impl<'a> Pipeline<'a> {
             if block {
                 self.flush();
             }
-            let (skill, unchecked) = self.in_flight.pop_front()?;
-            let checked = match (unchecked, &self.worker) {
-                (Some(payload), _) => {
+            let (skill, number, unchecked) = self.in_flight.pop_front()?;
+            let checked = match unchecked {
+                Some(payload) => {
                     let digests = payload.digests();
                     Some((payload, Vec::new(), digests))
                 }
-                (None, Some(worker)) if block => worker.done.recv().ok(),
-                (None, Some(worker)) => match worker.done.try_recv() {
-                    Ok(checked) => Some(checked),
-                    Err(TryRecvError::Empty) => {
-                        self.in_flight.push_front((skill, None));
+                None => match self.checked(number, block) {
+                    Answer::Done(checked) => Some(checked),
+                    Answer::Lost => None,
+                    Answer::Pending => {
+                        self.in_flight.push_front((skill, number, None));
                         return None;
                     }
-                    Err(TryRecvError::Disconnected) => None,
                 },
-                // Still in the batch.
-                (None, None) if !block => {
-                    self.in_flight.push_front((skill, None));
-                    return None;
-                }
-                (None, None) => None,
             };
             let Some((payload, findings, digests)) = checked else {
                 // The check ended without an answer (a bug): never install unchecked.
@@ -159,9 +257,13 @@ impl<'a> Pipeline<'a> {
 impl Drop for Pipeline<'_> {
     fn drop(&mut self) {
         if let Some(worker) = self.worker.take() {
-            drop(worker.jobs);
-            drop(worker.done);
-            let _ = worker.thread.join();
+            // Dropped early (a write failed): what is not started never will be needed.
+            let mut state = self.queue.lock();
+            state.jobs.clear();
+            state.closed = true;
+            drop(state);
+            self.queue.changed.notify_all();
+            let _ = worker.join();
         }
     }
 }
