@@ -7,6 +7,7 @@
 #
 # usage: BASE=/path/to/old/skills tests/bench/integrity.sh [RUNS]     (default 15)
 #        SKILLS=/path/to/skills ... (a binary built already)
+#        BUSY=1 ... (one core kept busy the whole time, as by a build beside it)
 # Build BASE without touching the work tree, e.g.:
 #   git archive 349738b | tar -x -C /tmp/skills-base && \
 #     cargo build --release --locked --manifest-path /tmp/skills-base/Cargo.toml
@@ -27,6 +28,11 @@ if [ ! -d "$W/src" ]; then
 fi
 export HOME="$W/home" SKILLS_CACHE_DIR="$W/cache"
 alternate=$PWD/tests/bench-gate/alternate.py
+if [ -n "${BUSY:-}" ]; then
+    yes >/dev/null &
+    trap 'kill $!' EXIT
+    echo "== one core kept busy (yes > /dev/null)"
+fi
 echo "== $(uptime)"
 for source in "$W/src" "file://$W/src.git"; do
     echo "== skills add $source --skill '*' -a claude-code -y ($RUNS runs each, alternating)"
