@@ -41,10 +41,15 @@ type Checked = (Payload, Vec<Diagnostic>, crate::lock::Files);
 /// One skill to check: its number in the order read, the folder it is linted as, its files.
 type Job = (u64, String, Payload);
 
-fn check(config: &Config, folder: &str, payload: Payload) -> Checked {
-    let findings = lint(config, folder, &payload);
-    let digests = payload.digests();
-    (payload, findings, digests)
+/// Checks one skill; `None` if the check panicked (a bug): the skill is then refused, and the
+/// other skills are still checked, whichever thread this runs on.
+fn check(config: &Config, folder: &str, payload: Payload) -> Option<Checked> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let findings = lint(config, folder, &payload);
+        let digests = payload.digests();
+        (payload, findings, digests)
+    }))
+    .ok()
 }
 
 /// What the calling thread and the worker share.
@@ -59,8 +64,8 @@ struct Queue {
 struct State {
     /// Not started, oldest first.
     jobs: VecDeque<Job>,
-    /// Done, not taken yet.
-    done: HashMap<u64, Checked>,
+    /// Done, not taken yet (`None`: the check panicked).
+    done: HashMap<u64, Option<Checked>>,
     /// No more jobs will come (the pipeline is dropped).
     closed: bool,
     /// The worker stopped (it panicked, or the queue closed).
@@ -115,7 +120,7 @@ enum Answer {
     Done(Checked),
     /// Not done yet (asked without waiting).
     Pending,
-    /// It can never complete: the worker stopped while checking it.
+    /// It can never complete: it panicked, or the worker stopped while checking it.
     Lost,
 }
 
@@ -173,10 +178,14 @@ impl<'a> Pipeline<'a> {
         if self.worker.is_none() {
             let queue = Arc::clone(&self.queue);
             let config = Arc::clone(&self.config);
-            self.worker = Some(std::thread::spawn(move || {
-                let stopping = Stopping(queue);
-                stopping.0.work(&config);
-            }));
+            // A thread that cannot be started leaves every check to the calling thread.
+            self.worker = std::thread::Builder::new()
+                .name("gate".into())
+                .spawn(move || {
+                    let stopping = Stopping(queue);
+                    stopping.0.work(&config);
+                })
+                .ok();
         }
         self.queue.lock().jobs.extend(self.batch.drain(..));
         self.queue.changed.notify_all();
@@ -187,8 +196,10 @@ impl<'a> Pipeline<'a> {
     fn checked(&self, number: u64, block: bool) -> Answer {
         let mut state = self.queue.lock();
         loop {
-            if let Some(checked) = state.done.remove(&number) {
-                return Answer::Done(checked);
+            match state.done.remove(&number) {
+                Some(Some(checked)) => return Answer::Done(checked),
+                Some(None) => return Answer::Lost,
+                None => {}
             }
             if !block {
                 return Answer::Pending;

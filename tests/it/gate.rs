@@ -436,7 +436,7 @@ fn many_skills_are_checked_in_order_and_each_decided_on_its_own() {
         };
         write(
             &source.join(&name).join("SKILL.md"),
-            &format!(
+            format!(
                 "---\nname: {name}\ndescription: Skill {i}. Use when asked for {i}.\n---\n\n{body}"
             ),
         );
