@@ -442,6 +442,7 @@ fn on_disk(
                 files: Vec::new(),
                 computed_hash: String::new(),
                 notes: Vec::new(),
+                left_out: Vec::new(),
                 store: None,
                 digested: std::sync::OnceLock::new(),
             };

@@ -464,6 +464,7 @@ mod tests {
                 .collect(),
             computed_hash: String::new(),
             notes: Vec::new(),
+            left_out: Vec::new(),
             store: None,
             digested: std::sync::OnceLock::new(),
         }

@@ -117,7 +117,7 @@ impl Drop for Stopping {
 
 /// Where the check of one skill is.
 enum Answer {
-    Done(Checked),
+    Done(Box<Checked>),
     /// Not done yet (asked without waiting).
     Pending,
     /// It can never complete: it panicked, or the worker stopped while checking it.
@@ -197,7 +197,7 @@ impl<'a> Pipeline<'a> {
         let mut state = self.queue.lock();
         loop {
             match state.done.remove(&number) {
-                Some(Some(checked)) => return Answer::Done(checked),
+                Some(Some(checked)) => return Answer::Done(Box::new(checked)),
                 Some(None) => return Answer::Lost,
                 None => {}
             }
@@ -236,7 +236,7 @@ impl<'a> Pipeline<'a> {
                     Some((payload, Vec::new(), digests))
                 }
                 None => match self.checked(number, block) {
-                    Answer::Done(checked) => Some(checked),
+                    Answer::Done(checked) => Some(*checked),
                     Answer::Lost => None,
                     Answer::Pending => {
                         self.in_flight.push_front((skill, number, None));

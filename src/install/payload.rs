@@ -69,6 +69,10 @@ pub struct Payload {
     pub computed_hash: String,
     /// Things left out, with why (submodules).
     pub notes: Vec<String>,
+    /// What the walk found and left out of `files`: a `.git` folder (as `path/`) or file at any
+    /// depth, the top-level `metadata.json`. Read back from an installed folder, what replacing
+    /// the folder would delete although no lock lists it (a user's `git init` there).
+    pub left_out: Vec<String>,
     /// The [`crate::install::store::Store`] the payload was read from, if it was: its files are placed by
     /// reflink from there where the file system can.
     pub store: Option<crate::install::store::Store>,
@@ -124,6 +128,7 @@ pub fn collect(
             files: Vec::new(),
             computed_hash: String::new(),
             notes: Vec::new(),
+            left_out: Vec::new(),
             store: None,
             digested: std::sync::OnceLock::new(),
         },
@@ -193,11 +198,14 @@ impl Collector<'_> {
             if crate::relpath::is_dot_git(&entry.name) {
                 // A repository's own metadata is never part of a skill; a `.git` file (a
                 // `gitdir:` pointer) would make git run what the folder it names configures.
-                if entry.kind != Kind::Dir {
-                    self.payload.notes.push(format!(
-                        "left out `{}`: git metadata, never installed",
-                        join(prefix, &entry.name)
-                    ));
+                let path = join(prefix, &entry.name);
+                if entry.kind == Kind::Dir {
+                    self.payload.left_out.push(format!("{path}/"));
+                } else {
+                    self.payload
+                        .notes
+                        .push(format!("left out `{path}`: git metadata, never installed"));
+                    self.payload.left_out.push(path);
                 }
                 continue;
             }
@@ -215,6 +223,8 @@ impl Collector<'_> {
                     }
                     if files::is_installed(&rel) {
                         self.push(rel, bytes, executable)?;
+                    } else {
+                        self.payload.left_out.push(rel.to_string());
                     }
                 }
                 Kind::Symlink => self.link(&source_path, &rel, depth)?,

@@ -311,6 +311,7 @@ impl Store {
             files: read,
             computed_hash: computed_hash.to_owned(),
             notes: Vec::new(),
+            left_out: Vec::new(),
             store: Some(self.clone()),
             digested: std::sync::OnceLock::from(digests),
         };
@@ -543,6 +544,7 @@ mod tests {
             files,
             computed_hash,
             notes: Vec::new(),
+            left_out: Vec::new(),
             store: None,
             digested: std::sync::OnceLock::new(),
         }

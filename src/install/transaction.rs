@@ -359,18 +359,24 @@ impl Transaction {
     /// How the folder at `path` differs from what it should hold, when it holds local edits:
     /// `None` when nothing (or a link) is there, or when its files are one of `baselines` (what
     /// the lock says was installed, what is about to be) or what this machine last wrote there
-    /// (a folder nobody touched since, whose lock moved on). The diff is against the first
-    /// baseline that is not empty.
+    /// (a folder nobody touched since, whose lock moved on), and nothing no lock lists is in it
+    /// (a `.git`, a `metadata.json`: shown as added). The diff is against the first baseline
+    /// that is not empty.
     pub fn edited(
         &mut self,
         path: &Path,
         baselines: &[&crate::lock::Files],
     ) -> Result<Option<super::FileDiff>, InstallError> {
-        let Some(now) = self.installed(path)? else {
+        let Some(installed) = self.installed(path)? else {
             return Ok(None);
         };
-        let now = now.digests();
-        if baselines.iter().any(|b| **b == now) || self.record().wrote(path, &now) {
+        let now = installed.digests();
+        // What no lock lists and replacing the folder would delete (a `.git` of the user's, a
+        // `metadata.json`) is an edit even where every listed file matches.
+        let left_out = installed.left_out;
+        if left_out.is_empty()
+            && (baselines.iter().any(|b| **b == now) || self.record().wrote(path, &now))
+        {
             return Ok(None);
         }
         let empty = crate::lock::Files::new();
@@ -378,7 +384,9 @@ impl Transaction {
             .iter()
             .find(|b| !b.is_empty())
             .map_or(&empty, |b| *b);
-        Ok(Some(super::FileDiff::between(baseline, &now)))
+        let mut diff = super::FileDiff::between(baseline, &now);
+        diff.added.extend(left_out);
+        Ok(Some(diff))
     }
 
     /// What is installed at the placement path `path` now, read through its agent dir's
@@ -1074,6 +1082,7 @@ mod tests {
             }],
             computed_hash: String::new(),
             notes: Vec::new(),
+            left_out: Vec::new(),
             store: None,
             digested: std::sync::OnceLock::new(),
         }

@@ -158,6 +158,7 @@ proptest! {
             files: files.into_iter().filter_map(|(rel, bytes)| Some(skills::install::PayloadFile { rel: skills::relpath::RelPath::file(rel).ok()?, bytes, executable: true })).collect(),
             computed_hash: String::new(),
             notes: Vec::new(),
+            left_out: Vec::new(),
             store: None,
             digested: std::sync::OnceLock::new(),
         };

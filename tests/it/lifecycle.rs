@@ -344,6 +344,56 @@ fn manifest_check_names_tampered_missing_and_untracked_files() {
     );
 }
 
+/// What the installed view leaves out is the user's too: a repository they made in an installed
+/// skill to track their edits (`git init` there), a `metadata.json` they added. `update` and
+/// `add` name them as local edits and replace nothing; `install --frozen` finds the skill in
+/// place and leaves it; only `--force` replaces the folder.
+#[test]
+fn a_users_git_and_metadata_in_an_installed_skill_are_edits() {
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    let upstream = remote.upstream("acme/flat", &fixture("flat"));
+    add_flat(&context, &remote, "csv-tools", &[]);
+    let folder = context.project.join(".claude/skills/csv-tools");
+    let history = write(&folder.join(".git/NOTES"), "my history\n");
+    let metadata = write(&folder.join("metadata.json"), "{\"my\": \"settings\"}\n");
+    upstream.commit("change", |work| {
+        write(
+            &work.join("skills/csv-tools/references/formats.md"),
+            "# Formats v2\n",
+        );
+    });
+    let attempts: [&[&str]; 2] = [
+        &["update", "-y"],
+        &[
+            "add",
+            "acme/flat",
+            "--skill",
+            "csv-tools",
+            "-a",
+            "claude-code",
+            "-y",
+        ],
+    ];
+    for args in attempts {
+        let output = skills(&context, &remote, args);
+        assert_eq!(output.code, 1, "{args:?}: {}", output.stderr);
+        assert!(
+            output.stderr.contains("+ .git/") && output.stderr.contains("+ metadata.json"),
+            "{args:?}: {}",
+            output.stderr
+        );
+        assert!(history.exists() && metadata.exists(), "{args:?}");
+    }
+    // The lock did not move: every listed file is in place, and nothing is replaced.
+    let output = skills(&context, &remote, &["install", "--frozen"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert!(history.exists() && metadata.exists());
+    let output = skills(&context, &remote, &["update", "csv-tools", "--force"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert!(!history.exists() && !metadata.exists());
+}
+
 #[test]
 fn update_keeps_edits_unless_forced() {
     let context = TestContext::new();
