@@ -129,16 +129,22 @@ pub fn check(cx: &mut Cx<'_>) {
             continue;
         }
         scan_secrets(cx, &file.path, bytes);
-        // SKILL.md was read as text already; another file is text if it is UTF-8.
-        let Some(text) = cx
+        // SKILL.md was read as text already; another file is text if it is UTF-8, and one that
+        // is not is decoded anyway when it may run (one stray byte must not hide a script).
+        let skill_text = cx
             .skill
             .filter(|_| file.path == skill_file)
-            .map(|s| s.text.as_str())
-            .or_else(|| std::str::from_utf8(bytes).ok())
+            .map(|s| s.text.as_str());
+        let Some((text, exact)) = skill_text
+            .map(|text| (std::borrow::Cow::Borrowed(text), true))
+            .or_else(|| decoded(&file.rel, file.is_executable(), bytes))
         else {
             continue;
         };
-        scan_hidden_unicode(cx, &file.path, text);
+        let text = text.as_ref();
+        if exact {
+            scan_hidden_unicode(cx, &file.path, text);
+        }
         let prose = is_prose(&file.rel, file.is_executable(), text);
         let before = cx.diagnostics.len();
         exec::scan_remote_exec(cx, &file.path, text, prose);
@@ -189,6 +195,39 @@ pub fn check(cx: &mut Cx<'_>) {
             }
         }
     }
+}
+
+/// The text of a file for the content scans, and whether it is the file's exact text. UTF-8 as
+/// it is; UTF-16 by its byte-order mark (PowerShell and Windows editors write it); any other
+/// bytes as UTF-8 with each invalid sequence replaced — interpreters run such files all the same
+/// (a Latin-1 comment in a shell script) and the commands in them are ASCII — unless the file
+/// looks binary (a NUL in its first 8,000 bytes, git's test) and neither its name, its mode nor
+/// a `#!` line says it runs. `exact` is false for a lossy decoding, whose replacement characters
+/// are no one's hidden text.
+fn decoded<'a>(
+    rel: &str,
+    executable: bool,
+    bytes: &'a [u8],
+) -> Option<(std::borrow::Cow<'a, str>, bool)> {
+    use std::borrow::Cow;
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Some((Cow::Borrowed(text), true));
+    }
+    let utf16 = |unit: fn([u8; 2]) -> u16| {
+        let (units, _) = bytes[2..].as_chunks::<2>();
+        String::from_utf16_lossy(&units.iter().map(|u| unit(*u)).collect::<Vec<u16>>())
+    };
+    match bytes {
+        [0xFF, 0xFE, ..] => return Some((Cow::Owned(utf16(u16::from_le_bytes)), true)),
+        [0xFE, 0xFF, ..] => return Some((Cow::Owned(utf16(u16::from_be_bytes)), true)),
+        _ => {}
+    }
+    let binary = bytes[..bytes.len().min(8_000)].contains(&0);
+    let runs = executable
+        || bytes.starts_with(b"#!")
+        || super::flow::lex::Lang::of_script(rel, "").is_some()
+        || is_markdown(rel);
+    (!binary || runs).then(|| (String::from_utf8_lossy(bytes), false))
 }
 
 struct SecretPattern {
