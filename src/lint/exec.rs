@@ -75,8 +75,14 @@ pub fn excerpt(found: &str) -> String {
 /// Lines worth a closer look, in the spellings people write (a case-sensitive literal search is
 /// far faster); the regex below then judges the line case-insensitively.
 static REMOTE_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new("curl|wget|iwr|irm|iex|Invoke-|invoke-|Curl|CURL|Wget|WGET|IWR|IRM|IEX|Iwr|Irm|Iex|urlopen|requests\\.get|httpx\\.get|nc |ncat|netcat|socat|telnet|s_client|ssh ")
+    Regex::new("curl|wget|iwr|irm|iex|Invoke-|invoke-|Curl|CURL|Wget|WGET|IWR|IRM|IEX|Iwr|Irm|Iex|urlopen|requests\\.get|httpx\\.get")
         .expect("static regex builds")
+});
+
+/// Lines worth a look for [`RAW_EXEC`]: a search of its own, which keeps the short, common
+/// `nc ` and `ssh ` from slowing the search above on every file.
+static RAW_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new("nc |ncat|netcat|socat|telnet|s_client|ssh ").expect("static regex builds")
 });
 
 static REMOTE_EXEC: LazyLock<Regex> = LazyLock::new(|| {
@@ -163,14 +169,19 @@ fn untrusted_download(line: &str) -> Option<String> {
 /// anyone; `security/remote-exec-doc` for installation instructions in prose.
 pub fn scan_remote_exec(cx: &mut Cx<'_>, path: &std::path::Path, text: &str, prose: bool) {
     let mut reported = 0;
-    for (start, line) in candidate_lines(text, &REMOTE_CANDIDATE) {
-        let (found, raw) = match REMOTE_EXEC.find(line) {
-            Some(found) => (found, false),
-            None => match RAW_EXEC.find(line) {
-                Some(found) => (found, true),
-                None => continue,
-            },
+    let mut lines_reported = Vec::new();
+    let lines = candidate_lines(text, &REMOTE_CANDIDATE)
+        .map(|(start, line)| (start, line, false))
+        .chain(candidate_lines(text, &RAW_CANDIDATE).map(|(start, line)| (start, line, true)));
+    for (start, line, raw) in lines {
+        let exec: &Regex = if raw { &RAW_EXEC } else { &REMOTE_EXEC };
+        let Some(found) = exec.find(line) else {
+            continue;
         };
+        if raw && lines_reported.contains(&start) {
+            continue;
+        }
+        lines_reported.push(start);
         reported += 1;
         if reported > MAX_PER_FILE {
             break;
