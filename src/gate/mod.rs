@@ -165,28 +165,14 @@ impl Gate {
         }
     }
 
-    /// [`Gate::check`] for the skill `name` of a lock entry, read from the folder `dir` of its
-    /// source and installed as `folder`.
-    pub fn check_locked(
-        &mut self,
-        name: &str,
-        entry: &LockEntry,
-        (dir, folder): (&str, &str),
-        payload: &Payload,
-        printer: &Printer,
-    ) -> Option<Vec<String>> {
-        let findings = self.lint_as(folder, payload).unwrap_or_default();
-        self.decide_locked(name, entry, (dir, folder), &findings, printer)
-    }
-
     /// The findings of `payload` installed as `folder`; `None` when the gate is off
     /// (`--no-verify`: nothing was looked at, so nothing can be said to be clean).
     pub fn lint_as(&self, folder: &str, payload: &Payload) -> Option<Vec<Diagnostic>> {
         (!self.off).then(|| lint(&self.config, folder, payload))
     }
 
-    /// [`Gate::decide`] on the `findings` of the skill `name` of a lock entry (see
-    /// [`Gate::check_locked`]).
+    /// [`Gate::decide`] on the `findings` of the skill `name` of a lock entry, read from the
+    /// folder `dir` of its source and installed as `folder`.
     pub fn decide_locked(
         &mut self,
         name: &str,
@@ -243,11 +229,7 @@ impl Gate {
         payload: &Payload,
         printer: &Printer,
     ) -> Option<Vec<String>> {
-        let findings = if self.off {
-            Vec::new()
-        } else {
-            lint(&self.config, skill.folder, payload)
-        };
+        let findings = self.lint_as(skill.folder, payload).unwrap_or_default();
         self.decide(skill, &findings, printer)
     }
 
