@@ -86,16 +86,16 @@ static RAW_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static REMOTE_EXEC: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex(
-        r#"(?ix)
-        \b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b [^|\n]* \|\s* (sudo\s+(-\S+\s+)*)?
-            (env\s+(\w+=\S*\s+)*)? (sh|bash|zsh|dash|ksh|fish|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression)\b
-        | (\b(sh|bash|zsh|source)|(^|[;&|(]\s*)\.)\s+(<\s*)?<\(\s*(curl|wget)\b
-        | \b(sh|bash|zsh|python[0-9.]*|perl|ruby|node)\s+-c\s+["']?\$\(\s*(curl|wget)\b
-        | \beval\s+["']?\$\(\s*(curl|wget)\b
+    ascii_regex(&format!(
+        r"(?ix) {}
         | \b(iex|invoke-expression)\s*\(?\s*\(?\s*(iwr|irm|invoke-webrequest|invoke-restmethod|\(?new-object\s+net\.webclient)
-        | \b(exec|eval)\s*\(\s*(requests\.get|httpx\.get|(urllib\.request\.)?urlopen)\s*\("#,
-    )
+        | \b(exec|eval)\s*\(\s*(requests\.get|httpx\.get|(urllib\.request\.)?urlopen)\s*\(",
+        fetched_and_run(
+            r"(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b",
+            "sh|bash|zsh|dash|ksh|fish|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression",
+            r"(curl|wget)\b",
+        )
+    ))
 });
 
 /// Code read from a raw connection — a socket (`nc`, `ncat`, `socat`, `telnet`, `busybox nc`),
@@ -103,15 +103,29 @@ static REMOTE_EXEC: LazyLock<Regex> = LazyLock::new(|| {
 /// piped into an interpreter, sourced from a process substitution, or run by `sh -c "$(…)"` and
 /// `eval`. No URL names where it comes from, so nothing can tie it to a project.
 static RAW_EXEC: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex(
-        r#"(?ix)
-        \b(nc|ncat|netcat|socat|telnet|openssl\s+s_client|ssh)\s [^|\n]* \|\s* (sudo\s+(-\S+\s+)*)?
-            (env\s+(\w+=\S*\s+)*)? (sh|bash|zsh|dash|ksh|fish|python[0-9.]*|perl|ruby|node|php)\b
-        | (\b(sh|bash|zsh|source)|(^|[;&|(]\s*)\.)\s+(<\s*)?<\(\s*(busybox\s+)?(nc|ncat|netcat|socat|telnet|openssl\s+s_client|ssh)\s
-        | \b(sh|bash|zsh|python[0-9.]*|perl|ruby|node)\s+-c\s+["']?\$\(\s*(busybox\s+)?(nc|ncat|netcat|socat|telnet|openssl\s+s_client|ssh)\s
-        | \beval\s+["']?\$\(\s*(busybox\s+)?(nc|ncat|netcat|socat|telnet|openssl\s+s_client|ssh)\s"#,
-    )
+    ascii_regex(&format!(
+        "(?ix) {}",
+        fetched_and_run(
+            r"(nc|ncat|netcat|socat|telnet|openssl\s+s_client|ssh)\s",
+            "sh|bash|zsh|dash|ksh|fish|python[0-9.]*|perl|ruby|node|php",
+            r"(busybox\s+)?(nc|ncat|netcat|socat|telnet|openssl\s+s_client|ssh)\s",
+        )
+    ))
 });
+
+/// The shell shapes that run what a command fetched, as an extended-mode regex: its output
+/// piped into one of `interpreters` (through `sudo` and `env`), sourced from a process
+/// substitution (`bash <(…)`, `bash < <(…)`, `. <(…)`), or run by `sh -c "$(…)"` and
+/// `eval "$(…)"`. `piped` is the fetching command where it leads a pipe, `substituted` where it
+/// leads a substitution.
+fn fetched_and_run(piped: &str, interpreters: &str, substituted: &str) -> String {
+    format!(
+        r#"\b{piped} [^|\n]* \|\s* (sudo\s+(-\S+\s+)*)? (env\s+(\w+=\S*\s+)*)? ({interpreters})\b
+        | (\b(sh|bash|zsh|source)|(^|[;&|(]\s*)\.)\s+(<\s*)?<\(\s*{substituted}
+        | \b(sh|bash|zsh|python[0-9.]*|perl|ruby|node)\s+-c\s+["']?\$\(\s*{substituted}
+        | \beval\s+["']?\$\(\s*{substituted}"#
+    )
+}
 
 /// A URL in a line.
 static URL: LazyLock<Regex> = LazyLock::new(|| {
