@@ -476,6 +476,7 @@ fn many_skills_are_checked_in_order_and_each_decided_on_its_own() {
 #[test]
 fn files_that_are_not_utf8_are_still_read() {
     let context = TestContext::new();
+    let canary = crate::hostile::Canary::plant(&context);
     let source = context.project.join("vendor");
     let skill = |name: &str, file: &str, bytes: &[u8]| {
         write(
@@ -518,4 +519,5 @@ fn files_that_are_not_utf8_are_still_read() {
         .collect();
     installed.sort();
     assert_eq!(installed, ["latin-notes", "logo"], "{}", output.stderr);
+    canary.assert_untouched();
 }

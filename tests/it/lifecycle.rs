@@ -675,8 +675,13 @@ fn a_lock_cannot_reach_outside_its_repository() {
 #[test]
 fn add_from_outside_the_repository_says_the_lock_cannot_use_it() {
     let context = TestContext::new();
+    let canary = crate::hostile::Canary::plant(&context);
     std::fs::create_dir_all(context.project.join(".git")).unwrap();
-    let outside = context.temp.path().join("elsewhere/tidy");
+    // The path is printed: a folder name holding a clipboard write (OSC 52) stays escaped.
+    let outside = context
+        .temp
+        .path()
+        .join("elsewhere\u{1b}]52;c;ZWNobyBoaQ==\u{7}/tidy");
     write(
         &outside.join("SKILL.md"),
         "---\nname: tidy\ndescription: Tidies files. Use when asked to tidy.\n---\n",
@@ -698,8 +703,10 @@ fn add_from_outside_the_repository_says_the_lock_cannot_use_it() {
         "{}",
         output.stderr
     );
+    assert!(!output.stderr.contains('\u{1b}'), "{:?}", output.stderr);
     let check = run(context.command().args(["check"]));
     assert!(check.stderr.contains("is outside"), "{}", check.stderr);
+    assert!(!check.stderr.contains('\u{1b}'), "{:?}", check.stderr);
     let output = run(context
         .command()
         .args(["add", "./vendor/neat", "-a", "claude-code", "-y"]));
@@ -709,4 +716,5 @@ fn add_from_outside_the_repository_says_the_lock_cannot_use_it() {
         "{}",
         output.stderr
     );
+    canary.assert_untouched();
 }
