@@ -1125,7 +1125,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__sync)
-            opts="-a -y -r -q -v -h -V --agent --yes --copy --dry-run --no-cleanup --no-remote --recursive --include --exclude --json --quiet --verbose --color --no-progress --help --version"
+            opts="-a -y -r -q -v -h -V --agent --yes --copy --dry-run --no-cleanup --no-remote --recursive --include --exclude --force --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1144,6 +1144,30 @@ _skills() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-file-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-skill-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-files)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-download-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-extracted-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

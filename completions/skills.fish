@@ -364,6 +364,12 @@ complete -c skills -n "__fish_skills_using_subcommand use" -s V -l version -d 'P
 complete -c skills -n "__fish_skills_using_subcommand sync" -s a -l agent -d 'Agents to install for, by id (repeatable, or comma-separated; `*` for all) [default: the agents whose dirs exist in the project, plus `.agents/skills`]' -r
 complete -c skills -n "__fish_skills_using_subcommand sync" -l include -d 'Only these packages (`pkg`) or skills (`pkg#skill`); globs allowed (repeatable)' -r
 complete -c skills -n "__fish_skills_using_subcommand sync" -l exclude -d 'Leave out these packages (`pkg`) or skills (`pkg#skill`); globs allowed (repeatable)' -r
+complete -c skills -n "__fish_skills_using_subcommand sync" -l max-file-size -d 'Largest file a skill may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand sync" -l max-skill-size -d 'Largest total size of a skill' -r
+complete -c skills -n "__fish_skills_using_subcommand sync" -l max-files -d 'Most files a skill (or a downloaded archive) may contain' -r
+complete -c skills -n "__fish_skills_using_subcommand sync" -l max-download-size -d 'Largest download of a web source (a SKILL.md or an archive)' -r
+complete -c skills -n "__fish_skills_using_subcommand sync" -l max-extracted-size -d 'Largest total a downloaded archive may unpack to' -r
+complete -c skills -n "__fish_skills_using_subcommand sync" -l allow -d 'Install even with findings of this rule (`security/remote-exec`; repeatable, or comma-separated); recorded per skill in `skills-lock.json`' -r
 complete -c skills -n "__fish_skills_using_subcommand sync" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -373,7 +379,9 @@ complete -c skills -n "__fish_skills_using_subcommand sync" -l dry-run -d 'Print
 complete -c skills -n "__fish_skills_using_subcommand sync" -l no-cleanup -d 'Keep skills that no package ships any more'
 complete -c skills -n "__fish_skills_using_subcommand sync" -l no-remote -d 'Accepted for `npx skills` scripts: git sources in a `skills` field are reported, not fetched (use `skills add` for them)'
 complete -c skills -n "__fish_skills_using_subcommand sync" -s r -l recursive -d 'Also read the workspace packages (`workspaces` in package.json) and their dependencies'
+complete -c skills -n "__fish_skills_using_subcommand sync" -l force -d 'Replace synced copies that were edited since they were synced (the edits are lost)'
 complete -c skills -n "__fish_skills_using_subcommand sync" -l json -d 'Print one JSON document (`"version": 1`)'
+complete -c skills -n "__fish_skills_using_subcommand sync" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand sync" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand sync" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand sync" -l no-progress -d 'Never draw progress bars'

@@ -7,7 +7,6 @@ use std::io::IsTerminal;
 use dialoguer::console::Term;
 
 use crate::hint::Hint;
-use crate::install::Planned;
 use crate::output::Printer;
 use crate::picker::{self, Answer, Entry};
 use crate::project::{Scope, Target, shown};
@@ -129,7 +128,7 @@ pub fn pick_agents(scope: &Scope) -> Result<Vec<Target>, AskError> {
 
 pub fn confirm_install(
     yes: bool,
-    planned: &[Planned],
+    planned: &[&crate::install::Candidate],
     targets: &[Target],
     scope: &Scope,
     printer: &Printer,

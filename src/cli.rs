@@ -573,7 +573,9 @@ pub struct UseArgs {
 `peerDependencies` of `./package.json` (and its `\"skills\": [\"npm:pkg\"]` entries), finds each \
 package in `node_modules`, and installs the skills it ships: a root `SKILL.md`, or \
 `skills/<name>/SKILL.md` and `dist/skills/<name>/SKILL.md`. `.agents/skills/<name>` links into the \
-package (so it follows `npm update`), other agent dirs link to it; `--copy` copies instead. Skills \
+package (so it follows `npm update`), other agent dirs link to it; `--copy` copies instead. Every \
+skill goes through the install gate first, as with `skills add`: a refused skill is not installed, and \
+its links are taken out if an earlier sync made them. Skills \
 are recorded in `skills-lock.json` as `sourceType: \"node_modules\"`; a skill no package ships any \
 more is removed, and skills installed with `skills add` are never touched.\n\nIn package.json:\n  \
 \"scripts\": {\"prepare\": \"skills sync -y\"}"
@@ -608,9 +610,16 @@ pub struct SyncArgs {
     /// Leave out these packages (`pkg`) or skills (`pkg#skill`); globs allowed (repeatable)
     #[arg(long, value_name = "PATTERN", num_args = 1..)]
     pub exclude: Vec<String>,
+    /// Replace synced copies that were edited since they were synced (the edits are lost)
+    #[arg(long)]
+    pub force: bool,
     /// Print one JSON document (`"version": 1`)
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub gate: GateArgs,
 }
 
 #[derive(Debug, Args)]

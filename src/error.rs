@@ -98,6 +98,19 @@ pub enum Error {
     },
 }
 
+impl From<crate::install::PipelineError> for Error {
+    fn from(err: crate::install::PipelineError) -> Error {
+        use crate::install::PipelineError;
+        match err {
+            PipelineError::Gate(err) => Error::Gate(err),
+            PipelineError::Project(err) => Error::Project(err),
+            PipelineError::Install(err) => Error::Install(err),
+            PipelineError::Read(err) => Error::Placement(err),
+            PipelineError::Transaction(err) => Error::Transaction(err),
+        }
+    }
+}
+
 impl Error {
     pub fn msg(message: impl Into<String>) -> Self {
         Error::Message {

@@ -26,9 +26,10 @@ use crate::skill::{Load, LoadError, SKILL_MD, SKILL_MD_LOWER, Skill};
 /// How deep below a root skills are searched.
 pub const MAX_DEPTH: usize = 8;
 
+/// Where a root of the index comes from (a command's scope is [`crate::project::Scope`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Scope {
+pub enum RootKind {
     /// A path given on the command line.
     Path,
     /// An agent dir of the current project.
@@ -40,7 +41,7 @@ pub enum Scope {
 #[derive(Debug, Clone)]
 pub struct Root {
     pub path: PathBuf,
-    pub scope: Scope,
+    pub kind: RootKind,
 }
 
 /// How the skill file of a folder is named.
@@ -192,7 +193,7 @@ impl SkillIndex {
                 }
                 Ok(Root {
                     path: path.clone(),
-                    scope: Scope::Path,
+                    kind: RootKind::Path,
                 })
             })
             .collect()
@@ -212,7 +213,7 @@ impl SkillIndex {
         let walker = Walker::new(load, &roots);
         let mut entries = Vec::new();
         for (index, root) in roots.iter().enumerate() {
-            entries.extend(walker.root(index, &root.path, root.scope == Scope::Path)?);
+            entries.extend(walker.root(index, &root.path, root.kind == RootKind::Path)?);
         }
         entries.retain(|entry| filter.matches(&entry.name()));
         let problems = walker.problems.into_inner().unwrap_or_default();
@@ -341,7 +342,7 @@ impl Stream {
                 .map(|(index, root)| Pending::Root {
                     index,
                     path: root.path.clone(),
-                    explicit: root.scope == Scope::Path,
+                    explicit: root.kind == RootKind::Path,
                 })
                 .collect(),
         }
@@ -434,7 +435,7 @@ pub fn project_roots(project: &Path) -> Vec<Root> {
         .filter(|path| path.is_dir())
         .map(|path| Root {
             path,
-            scope: Scope::Project,
+            kind: RootKind::Project,
         })
         .collect()
 }
@@ -446,7 +447,7 @@ pub fn global_roots() -> Vec<Root> {
         .filter(|path| path.is_dir())
         .map(|path| Root {
             path,
-            scope: Scope::Global,
+            kind: RootKind::Global,
         })
         .collect()
 }
@@ -552,7 +553,7 @@ impl Walker {
             load,
             problems: std::sync::Mutex::default(),
             visited: std::sync::Mutex::default(),
-            agent_dirs: roots.iter().map(|r| r.scope != Scope::Path).collect(),
+            agent_dirs: roots.iter().map(|r| r.kind != RootKind::Path).collect(),
         }
     }
 
@@ -793,7 +794,7 @@ mod tests {
         let index = SkillIndex::build(
             vec![Root {
                 path: d.into(),
-                scope: Scope::Path,
+                kind: RootKind::Path,
             }],
             &NameFilter::default(),
         )
@@ -812,11 +813,11 @@ mod tests {
         let roots = vec![
             Root {
                 path: p.clone(),
-                scope: Scope::Project,
+                kind: RootKind::Project,
             },
             Root {
                 path: g,
-                scope: Scope::Global,
+                kind: RootKind::Global,
             },
         ];
         let index = SkillIndex::build(roots, &NameFilter::default()).unwrap();
@@ -840,7 +841,7 @@ mod tests {
         let root = || {
             vec![Root {
                 path: d.into(),
-                scope: Scope::Path,
+                kind: RootKind::Path,
             }]
         };
         let index = SkillIndex::build(root(), &NameFilter::default()).unwrap();
@@ -871,11 +872,11 @@ mod tests {
         let roots = vec![
             Root {
                 path: d.join("zz"),
-                scope: Scope::Path,
+                kind: RootKind::Path,
             },
             Root {
                 path: d.into(),
-                scope: Scope::Path,
+                kind: RootKind::Path,
             },
         ];
         let whole = names(&SkillIndex::build(roots.clone(), &NameFilter::default()).unwrap());
@@ -897,7 +898,7 @@ mod tests {
         }
         let missing = [Root {
             path: d.join("missing"),
-            scope: Scope::Path,
+            kind: RootKind::Path,
         }];
         assert!(Stream::new(&missing, Load::Full).next_batch(1).is_err());
     }
@@ -913,7 +914,7 @@ mod tests {
         let index = SkillIndex::build(
             vec![Root {
                 path: d.into(),
-                scope: Scope::Path,
+                kind: RootKind::Path,
             }],
             &NameFilter::default(),
         )

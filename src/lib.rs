@@ -26,6 +26,7 @@ pub mod picker;
 pub mod project;
 pub mod prompt;
 pub mod relpath;
+pub mod settings;
 pub mod skill;
 pub mod source;
 pub mod upstream;
@@ -56,7 +57,7 @@ where
             return code.into();
         }
     };
-    let printer = output::Printer::new(&cli.global);
+    let printer = output::Printer::new(&settings::output(&cli.global));
     match commands::dispatch(cli, &printer) {
         Ok(status) => status.into(),
         Err(err) if err.is_broken_pipe() => ExitStatus::Success.into(),

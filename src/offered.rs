@@ -1,8 +1,7 @@
-//! What a source offers, shared by `add`, `install SOURCE` and `use`: the source among add's
-//! arguments, that source opened and searched for its skills (a source with none is an error
+//! What a source offers, shared by `add`, `install SOURCE` and `use`: the source opened and
+//! searched for its skills (a source with none is an error
 //! that says where it looked), and the offered skill a name means.
 
-use crate::cli::{AddOptions, LimitArgs};
 use crate::hint::Hint;
 use crate::output::Printer;
 use crate::project::Scope;
@@ -10,26 +9,6 @@ use crate::source::discover::{self, Offered, Options};
 use crate::source::git::GitSettings;
 use crate::source::open::{Opened, Sources};
 use crate::source::{self as sources, SourceEnv};
-
-/// `--skill` and `--agent` take several values (`-a claude-code codex`, as the reference), so
-/// `skills add -a claude-code owner/repo` hands the source to `-a`. Skill names and agent ids
-/// never hold `/`, `:` or a leading `.`/`~`; a value that does is the source.
-pub fn split_source(source: Option<&String>, options: &AddOptions) -> Option<(String, AddOptions)> {
-    if let Some(source) = source {
-        return Some((source.clone(), options.clone()));
-    }
-    let looks_like_source = |v: &String| v.contains(['/', ':', '\\']) || v.starts_with(['.', '~']);
-    let mut rest = options.clone();
-    if let Some(index) = rest.agents.iter().rposition(looks_like_source) {
-        let source = rest.agents.remove(index);
-        return Some((source, rest));
-    }
-    if let Some(index) = rest.skills.iter().rposition(looks_like_source) {
-        let source = rest.skills.remove(index);
-        return Some((source, rest));
-    }
-    None
-}
 
 /// A source opened and searched: what it offers.
 pub struct Found {
@@ -70,13 +49,13 @@ pub fn open_offered(
     input: &str,
     scope: &Scope,
     full_depth: bool,
-    limits: &LimitArgs,
+    limits: crate::source::web::WebLimits,
     printer: &Printer,
 ) -> Result<Found, OfferError> {
     let env = SourceEnv::from_env(scope.cwd.clone());
     let source = sources::parse(input, &env)?;
     let mut settings = Scope::git_settings(printer.progress());
-    settings.web = crate::source::web::WebLimits::from(limits);
+    settings.web = limits;
     let mut opening = Sources::new(settings.clone());
     let request = opening.request(&source, &scope.lock_dir(), scope.global)?;
     let opened = opening.open(&request)?;
@@ -103,12 +82,6 @@ pub fn open_offered(
         offered: discovery.skills,
         settings,
     })
-}
-
-/// Whether `INSTALL_INTERNAL_SKILLS` asks to list `metadata.internal` skills.
-pub fn show_internal() -> bool {
-    std::env::var_os(crate::env_vars::INSTALL_INTERNAL_SKILLS)
-        .is_some_and(|v| v == "1" || v == "true")
 }
 
 /// The offered skill called `name` (any case), or kept in a folder of that name.

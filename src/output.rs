@@ -16,7 +16,6 @@ use std::io::{self, IsTerminal, Write};
 
 use anstyle::{AnsiColor, Style};
 
-use crate::cli::{ColorChoice, GlobalArgs};
 use crate::hint::Hint;
 
 pub mod escape;
@@ -32,6 +31,24 @@ pub const EMPHASIS: Style = Style::new().bold();
 pub const DIM: Style = Style::new().dimmed();
 pub const SUCCESS: Style = AnsiColor::Green.on_default().bold();
 
+/// When to color output: `--color`, resolved against `NO_COLOR` and the terminal by [`Printer::new`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// What the printer is asked to do (the global flags, resolved in [`crate::settings`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub quiet: bool,
+    pub verbose: u8,
+    pub color: ColorChoice,
+    /// Progress bars allowed (not `--no-progress`); drawn only on an interactive stderr.
+    pub progress: bool,
+}
+
 #[derive(Debug, Clone)]
 pub struct Printer {
     quiet: bool,
@@ -43,7 +60,7 @@ pub struct Printer {
 }
 
 impl Printer {
-    pub fn new(global: &GlobalArgs) -> Self {
+    pub fn new(global: &Options) -> Self {
         let no_color = std::env::var_os(crate::env_vars::NO_COLOR).is_some_and(|v| !v.is_empty());
         let decide = |is_terminal: bool| match global.color {
             ColorChoice::Always => true,
@@ -58,7 +75,7 @@ impl Printer {
             stdout_color: decide(stdout_tty),
             stderr_color: decide(stderr_tty),
             stdout_terminal: stdout_tty,
-            progress: stderr_tty && !global.quiet && !global.no_progress,
+            progress: stderr_tty && !global.quiet && global.progress,
         }
     }
 

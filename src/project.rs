@@ -300,16 +300,19 @@ impl Scope {
 
     /// How this scope's lock reads source strings: relative to the lock's folder, and for a
     /// project its local sources held inside its repository (a clone) or, in a project that
-    /// is no repository (a downloaded archive, a template), inside the lock's folder.
+    /// is no repository (a downloaded archive, a template), inside the lock's folder — past
+    /// it, only the folders this machine's user added skills from ([`crate::source::trust`]).
     pub fn source_env(&self) -> crate::source::SourceEnv {
         let env = crate::source::SourceEnv::from_env(self.lock_dir());
         if self.global {
             return env;
         }
-        match crate::source::open::repository_of(&self.lock_dir()) {
+        let mut env = match crate::source::open::repository_of(&self.lock_dir()) {
             Some(repository) => env.bounded(repository),
             None => env.bounded(self.lock_dir()),
-        }
+        };
+        env.outside.trusted = crate::source::trust::load();
+        env
     }
 
     /// The folder the lock is in (local sources are relative to it).
@@ -327,7 +330,7 @@ impl Scope {
         let mut roots = index::project_roots(&self.project);
         roots.extend(self.subagent_dirs().into_iter().map(|path| index::Root {
             path,
-            scope: index::Scope::Project,
+            kind: index::RootKind::Project,
         }));
         roots
     }

@@ -17,7 +17,6 @@ use crate::project::Scope;
 use crate::source::SourceEnv;
 use crate::source::git::Want;
 use crate::source::open::{Location, OpenError, Opened, Request, Sources};
-use crate::source::web;
 
 /// What reading locked skills takes: the scope (where the lock is), how source strings parse,
 /// the sources opened so far, and the limits a skill must keep.
@@ -29,14 +28,14 @@ pub struct Locked<'a> {
 }
 
 impl<'a> Locked<'a> {
-    pub fn new(scope: &'a Scope, limits: &crate::cli::LimitArgs, progress: bool) -> Locked<'a> {
+    pub fn new(scope: &'a Scope, limits: install::SourceLimits, progress: bool) -> Locked<'a> {
         let mut settings = Scope::git_settings(progress);
-        settings.web = web::WebLimits::from(limits);
+        settings.web = limits.web;
         Locked {
             scope,
             env: scope.source_env(),
             sources: Sources::new(settings),
-            limits: Limits::from(limits),
+            limits: limits.skill,
         }
     }
 
@@ -83,6 +82,9 @@ pub enum State {
     UpdateAvailable,
     RemovedUpstream,
     Unreachable,
+    /// Not looked at: a local source outside the repository that this machine's user did not
+    /// add ([`crate::source::trust`]). Said, and no failure.
+    Skipped,
 }
 
 impl State {
@@ -92,6 +94,7 @@ impl State {
             State::UpdateAvailable => "update available",
             State::RemovedUpstream => "removed upstream",
             State::Unreachable => "source unreachable",
+            State::Skipped => "skipped",
         }
     }
 
@@ -102,6 +105,7 @@ impl State {
             State::UpdateAvailable => "update-available",
             State::RemovedUpstream => "removed-upstream",
             State::Unreachable => "unreachable",
+            State::Skipped => "skipped",
         }
     }
 }
@@ -148,6 +152,12 @@ impl Status {
 pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
     let request = match locked.request(entry, Want::tracked(entry)) {
         Ok(request) => request,
+        Err(err @ OpenError::Outside { .. }) => {
+            return Status {
+                reason: Some(err.into()),
+                ..Status::new(name, State::Skipped, None)
+            };
+        }
         Err(err) => return Status::unreachable(name, None, err),
     };
     // A skill made where it is installed is its own upstream: `skills manifest` records edits.
@@ -189,7 +199,12 @@ pub fn inspect(name: &str, entry: &LockEntry, locked: &mut Locked) -> Status {
             reason: Some(RestoreError::Removed(name.to_owned())),
             ..Status::new(name, State::RemovedUpstream, tip)
         },
-        Ok(Some((_, payload))) if payload.computed_hash == entry.computed_hash => {
+        // Per-file digests where the lock has them: `computedHash` alone (all an entry of the
+        // reference installer pins) misses a change to a file that is a link in the source.
+        Ok(Some((_, payload)))
+            if payload.computed_hash == entry.computed_hash
+                && (entry.files.is_empty() || *payload.digested() == entry.files) =>
+        {
             Status::new(name, State::UpToDate, tip)
         }
         Ok(Some(update)) => Status {

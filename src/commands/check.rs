@@ -16,7 +16,11 @@ pub fn run(args: &CheckArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     // A CI step run where no lock is found must not pass for want of anything to check.
     scope.require_lock()?;
     let lock = scope.read_lock()?;
-    let mut locked = Locked::new(&scope, &args.limits, printer.progress());
+    let mut locked = Locked::new(
+        &scope,
+        crate::settings::limits(&args.limits),
+        printer.progress(),
+    );
     let selected = select(&lock, &args.names)?;
     let statuses: Vec<(Status, &LockEntry)> = selected
         .into_iter()
@@ -44,6 +48,8 @@ struct JsonChecked<'a> {
     upstream_commit: Option<&'a str>,
     status: &'static str,
     reason: Option<String>,
+    /// Whether the lock pins each file (`files`), not only `computedHash`.
+    pinned: bool,
 }
 
 fn report(
@@ -61,6 +67,7 @@ fn report(
                 upstream_commit: status.upstream.as_deref(),
                 status: status.state.slug(),
                 reason: status.reason.as_ref().map(|r| one_line(r)),
+                pinned: !entry.files.is_empty(),
             })
             .collect();
         return Ok(crate::json::print(
@@ -83,9 +90,23 @@ fn report(
         ]);
     }
     printer.table(&table)?;
-    for (status, _) in statuses {
+    for (status, entry) in statuses {
         if let Some(reason) = &status.reason {
-            printer.warn(format_args!("`{}`: {}", status.name, one_line(reason)));
+            if status.state == State::Skipped {
+                printer.warn(format_args!(
+                    "skipped `{}`: {}",
+                    status.name,
+                    one_line(reason)
+                ));
+            } else {
+                printer.warn(format_args!("`{}`: {}", status.name, one_line(reason)));
+            }
+        }
+        if entry.files.is_empty() {
+            printer.warn(format_args!(
+                "`{}` is not fully pinned: its lock entry lists no `files` (as `npx skills` writes it), so a change to a file that is a link in its source goes unseen; `skills install` records them",
+                status.name
+            ));
         }
     }
     printer.hints(
@@ -94,22 +115,26 @@ fn report(
             .filter_map(|(s, _)| s.reason.as_ref())
             .map(|r| r as &dyn crate::hint::Hint),
     );
-    let updates = statuses
-        .iter()
-        .filter(|(s, _)| matches!(s.state, State::UpdateAvailable | State::RemovedUpstream))
-        .count();
-    let unchecked = statuses
-        .iter()
-        .filter(|(s, _)| s.state == State::Unreachable)
-        .count();
+    let count = |states: &[State]| {
+        statuses
+            .iter()
+            .filter(|(s, _)| states.contains(&s.state))
+            .count()
+    };
+    let updates = count(&[State::UpdateAvailable, State::RemovedUpstream]);
+    let unchecked = count(&[State::Unreachable]);
     if unchecked > 0 {
         printer.status(format_args!("{unchecked} skill(s) could not be checked"));
+    }
+    let skipped = count(&[State::Skipped]);
+    if skipped > 0 {
+        printer.status(format_args!("{skipped} skill(s) skipped"));
     }
     if updates > 0 {
         printer.status(format_args!(
             "{updates} update(s) available; `skills update` applies them"
         ));
-    } else if unchecked == 0 {
+    } else if unchecked == 0 && skipped < statuses.len() {
         printer.status("all checked skills are up to date");
     }
     Ok(())

@@ -370,7 +370,7 @@ fn shadowed(project: &Scope, problems: &mut Vec<Problem>) -> Result<(), Error> {
         &NameFilter::default(),
         crate::skill::Load::Frontmatter,
     )?;
-    let scope_of = |entry: &index::Entry| index.roots.get(entry.root).map(|r| r.scope);
+    let scope_of = |entry: &index::Entry| index.roots.get(entry.root).map(|r| r.kind);
     for entry in &index.entries {
         let Some(winner) = entry.shadowed_by.and_then(|i| index.entries.get(i)) else {
             continue;

@@ -19,11 +19,13 @@ use crate::cli::{AddOptions, InstallArgs};
 use crate::error::{Error, ExitStatus};
 use crate::hint::Hint;
 use crate::hint::one_line;
-use crate::install::{self, FileDiff, RestoreError, Transaction};
+use crate::install::{
+    self, Candidate, Done, Fetched, FileDiff, Installer, Provenance, RestoreError,
+};
 use crate::lock::{Lock, LockEntry};
-use crate::offered::split_source;
 use crate::output::Printer;
 use crate::project::Scope;
+use crate::settings;
 use crate::source::git::Want;
 use crate::source::open::Opened;
 use crate::upstream::{self, Locked};
@@ -37,9 +39,9 @@ enum Outcome {
 }
 
 /// `skills install SOURCE` (and `skills i SOURCE`) is `skills add SOURCE`, as in `npx skills`:
-/// the source and the options to add it with, when one is given (dispatch hands them to `add`).
-pub fn as_add(args: &InstallArgs) -> Result<Option<(String, AddOptions)>, Error> {
-    let Some(add) = split_source(args.source.as_ref(), &args.options) else {
+/// the settings to add it with, when a source is given (dispatch hands them to `add`).
+pub fn as_add(args: &InstallArgs) -> Result<Option<settings::Add>, Error> {
+    let Some(add) = settings::Add::resolve(args.source.as_ref(), &args.options) else {
         return Ok(None);
     };
     if args.frozen {
@@ -61,25 +63,35 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             "`skills install SOURCE {flag} …` (the same as `skills add`)"
         )));
     }
-    let scope = Scope::open(args.options.global, printer)?;
-    let mut locked = Locked::new(&scope, &args.options.limits, printer.progress());
-    let offline = args.offline || crate::env_vars::offline();
+    restore_lock(&settings::Restore::resolve(args), printer)
+}
+
+fn restore_lock(settings: &settings::Restore, printer: &Printer) -> Result<ExitStatus, Error> {
+    let scope = Scope::open(settings.global, printer)?;
+    let mut locked = Locked::new(&scope, settings.limits, printer.progress());
+    // A local source past the repository may be read: every byte is checked against the lock
+    // (`computedHash`, and `files` where it lists them) before anything is written.
+    locked.env.outside.verified = true;
+    let offline = settings.offline;
     if offline {
         locked.sources.go_offline();
     }
     let store = crate::install::store::Store::from_env();
-    let _guard = install::take_turn(&scope, printer)?;
-    let lock = Lock::read_kind(&scope.lock_path, scope.lock_kind())?.ok_or_else(|| {
-        Error::msg(format!("there is no `{}`", scope.lock_path.display()))
-            .with_hint("`skills add` creates it; run `skills install` in the folder that has it")
-    })?;
-    let mut gate = crate::gate::Gate::new(&args.options.gate, printer)?;
-    let mut transaction = install::transaction(&scope);
-    // The lock as it is to be written (`--frozen` never writes it).
-    let mut next = (!args.frozen).then(|| lock.clone());
+    let policy = install::Policy {
+        gate: settings.gate.clone(),
+        force: settings.force,
+    };
+    let mut installer = Installer::open(&scope, &policy, printer)?;
+    let lock = installer.lock().cloned().unwrap_or_default();
+    if !scope.lock_path.exists() {
+        return Err(
+            Error::msg(format!("there is no `{}`", scope.lock_path.display())).with_hint(
+                "`skills add` creates it; run `skills install` in the folder that has it",
+            ),
+        );
+    }
     let mut outcomes: Vec<(String, Outcome)> = Vec::new();
     let mut failures: Vec<(String, RestoreError)> = Vec::new();
-    let mut edited: Vec<String> = Vec::new();
     let shared = shared_folders(&lock);
     for (name, entry) in &lock.skills {
         if let Some(other) = shared.get(name.as_str()) {
@@ -87,54 +99,89 @@ pub fn run(args: &InstallArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             continue;
         }
         printer.debug(format_args!("restoring `{name}` from `{}`", entry.source));
-        let restoring = Restoring {
-            transaction: &mut transaction,
-            gate: &mut gate,
-            edited: &mut edited,
-            force: args.options.force,
-            frozen: args.frozen,
-            store: &store,
-        };
-        match restore(name, entry, &mut locked, restoring, printer) {
-            Ok((outcome, restored)) => {
-                if let Some(next) = &mut next {
-                    next.skills.insert(name.clone(), restored);
+        if entry.files.is_empty() {
+            printer.warn(format_args!(
+                "`{name}` is not fully pinned: its lock entry lists no `files` (as `npx skills` writes it), so file boundaries and linked files are not locked{}",
+                if settings.frozen {
+                    "; `skills install` records them"
+                } else {
+                    "; they are recorded now"
                 }
-                outcomes.push((name.clone(), outcome));
-            }
+            ));
+        }
+        match restore(
+            name,
+            entry,
+            &mut locked,
+            &store,
+            &mut installer,
+            settings.frozen,
+            printer,
+        ) {
+            Ok(Some(outcome)) => outcomes.push((name.clone(), outcome)),
+            Ok(None) => {}
             Err(why) => failures.push((name.clone(), why)),
         }
     }
-    if !edited.is_empty() {
-        transaction.abort();
-        return Err(Error::msg(format!(
-            "not replacing skills with local edits; nothing was written:\n  {}",
-            edited.join("\n  ")
-        ))
-        .with_hint("pass `--force` to replace them (the edits are lost); `skills manifest --check` shows every change")
-        .answer_no());
+    // The pipeline's outcomes: what was written, found in place, refused or in the way.
+    let mut edited: Vec<String> = Vec::new();
+    for outcome in installer.settle()? {
+        let name = outcome.candidate.name.clone();
+        match &outcome.done {
+            Done::Written(_) => outcomes.push((name, Outcome::Restored)),
+            Done::InPlace(_) => outcomes.push((name, Outcome::InPlace)),
+            Done::Refused { .. } => failures.push((name, RestoreError::Refused)),
+            Done::Conflict(why) => edited.push(why.clone()),
+        }
     }
-
-    if args.frozen && !failures.is_empty() {
-        transaction.abort();
+    outcomes.sort_by(|a, b| a.0.cmp(&b.0));
+    failures.sort_by(|a, b| a.0.cmp(&b.0));
+    if settings.frozen && (!failures.is_empty() || !edited.is_empty()) {
+        installer.abort()?;
+        if !edited.is_empty() {
+            return Err(edited_error(&edited, "nothing was written"));
+        }
         printer.error(&not_reproduced(&failures, "nothing was written", offline));
         return Ok(ExitStatus::Failure);
     }
     // `--frozen` never writes the lock: everything in it was just reproduced as it says.
-    let lock = next.as_ref().map(|next| (next, scope.lock_path.as_path()));
-    crate::install::commit(transaction, lock, "restoring")?;
-
-    report(&outcomes, &failures, args.options.json, printer)?;
-    if failures.is_empty() {
+    installer.commit(!settings.frozen, "restoring")?;
+    report(&outcomes, &failures, settings.json, printer)?;
+    if !edited.is_empty() {
+        let restored = outcomes
+            .iter()
+            .any(|(_, outcome)| matches!(outcome, Outcome::Restored));
+        printer.error(&edited_error(
+            &edited,
+            if restored {
+                "the others were restored"
+            } else {
+                "nothing was written"
+            },
+        ));
+    }
+    if failures.is_empty() && edited.is_empty() {
         Ok(ExitStatus::Success)
     } else {
-        printer.error(&not_reproduced(
-            &failures,
-            "their installed copies were kept",
-            offline,
-        ));
+        if !failures.is_empty() {
+            printer.error(&not_reproduced(
+                &failures,
+                "their installed copies were kept",
+                offline,
+            ));
+        }
         Ok(ExitStatus::Failure)
     }
+}
+
+/// Skills not replaced because of local edits, said as the pipeline says them.
+fn edited_error(edited: &[String], consequence: &str) -> Error {
+    Error::msg(format!(
+        "not replacing skills with local edits ({consequence}):\n  {}",
+        edited.join("\n  ")
+    ))
+    .with_hint("pass `--force` to replace them (the edits are lost); `skills manifest --check` shows every change")
+    .answer_no()
 }
 
 /// The first option given that only `add` uses (restoring the lock has no use for it).
@@ -203,170 +250,122 @@ fn shared_folders(lock: &Lock) -> std::collections::HashMap<&str, String> {
     shared
 }
 
-/// Where `restore` stages, checks and reports.
-struct Restoring<'a> {
-    transaction: &'a mut Transaction,
-    gate: &'a mut crate::gate::Gate,
-    /// Installed copies with local edits, said as [`install::edits`] says them.
-    edited: &'a mut Vec<String>,
-    force: bool,
-    /// `--frozen`: the lock is not written, so an entry that lacks fields is not filled in.
-    frozen: bool,
-    store: &'a crate::install::store::Store,
-}
-
-/// Reads `entry`'s skill at its locked commit, checks it against the lock, and stages it where it
-/// is not already in place (a copy with local edits is not replaced without `--force`: it is
-/// added to `edited`). Returns the entry as the lock should now record it.
+/// Puts `entry`'s skill back: left alone when its folders already hold what the lock says
+/// (`None`: nothing to do, its source not even opened); else read from the store when it holds
+/// these files of this source, or from the source at the locked commit (checked against the
+/// lock), and offered to the pipeline, which judges and places it.
 fn restore(
     name: &str,
     entry: &LockEntry,
     locked: &mut Locked,
-    restoring: Restoring,
+    store: &crate::install::store::Store,
+    installer: &mut Installer,
+    frozen: bool,
     printer: &Printer,
-) -> Result<(Outcome, LockEntry), RestoreError> {
-    let Restoring {
-        transaction,
-        gate,
-        edited,
-        force,
-        frozen,
-        store,
-    } = restoring;
+) -> Result<Option<Outcome>, RestoreError> {
     // Without `--frozen` the lock gains what it lacks, and only the source has a commit.
     let complete = frozen || is_complete(entry);
-    let layout = install::layout(locked.scope, name, entry);
-    if let Ok(layout) = &layout
-        && complete
-        && on_disk(entry, layout, transaction)?
+    let layout = install::layout(locked.scope, name, entry)?;
+    if complete
+        && installer
+            .holds(&layout.placements, &entry.files, &entry.computed_hash)
+            .map_err(pipeline)?
     {
         printer.debug(format_args!(
             "`{name}` is in place; its source is not opened"
         ));
-        return Ok((Outcome::InPlace, entry.clone()));
+        return Ok(Some(Outcome::InPlace));
     }
-    let stored = if complete && layout.is_ok() {
-        store.get(&entry.computed_hash, &entry.files)
+    let identity = entry.identity();
+    let from_store = || store.get(&identity, &entry.computed_hash, &entry.files);
+    let stored = if complete {
+        from_store()
     } else {
         Err(crate::install::store::Miss::Absent)
     };
-    // `passed`: the gate verdicts the store keeps for a skill it gave back (`None`: read from
-    // its source, and not in the store yet).
-    let (dir, payload, opened, passed) = match stored {
+    let (dir, payload, opened, fetched) = match stored {
         Ok(stored) => {
             printer.debug(format_args!("`{name}` comes from the cache"));
-            let dir = entry
-                .skill_path
-                .as_deref()
-                .and_then(|p| crate::relpath::RelPath::normalize(p).ok())
-                .map_or(stored.dir, |p| p.parent().to_string());
-            (dir, stored.payload, None, Some(stored.passed))
+            let fetched = Fetched::Store {
+                key: stored.key,
+                passed: stored.passed,
+            };
+            (skill_dir(entry, &stored.dir), stored.payload, None, fetched)
         }
         Err(miss) => {
             if let crate::install::store::Miss::Corrupt(_) = miss {
                 printer.warn(format_args!("`{name}`: {miss}; reading its source again"));
             }
             match from_source(name, entry, locked) {
-                Ok((dir, payload, opened)) => (dir.to_string(), payload, Some(opened), None),
+                Ok((dir, payload, opened)) => (dir, payload, Some(opened), Fetched::Source),
                 // The network is down and the lock lacks what only the source has (a commit):
                 // the cache still restores the skill; the lock is filled in another time.
                 Err(err) if is_network(&err) => {
-                    let Ok(stored) = store.get(&entry.computed_hash, &entry.files) else {
+                    let Ok(stored) = from_store() else {
                         return Err(err);
                     };
                     printer.warn(format_args!(
                         "`{name}`: {}; restored from the cache",
                         one_line(&err)
                     ));
-                    (stored.dir, stored.payload, None, Some(stored.passed))
+                    let fetched = Fetched::Store {
+                        key: stored.key,
+                        passed: stored.passed,
+                    };
+                    (skill_dir(entry, &stored.dir), stored.payload, None, fetched)
                 }
                 Err(err) => return Err(err),
             }
         }
     };
-    let layout = match layout {
-        Ok(layout) => layout,
-        Err(err) => {
-            if passed.is_none() {
-                let _ = store.put(&dir, &payload, None);
-            }
-            return Err(err.into());
-        }
-    };
-    let digests = payload.digests();
-    // The gate, unless this build found nothing in these very files as this folder before (a
-    // verdict the store keeps beside them); a lint that finds nothing is kept there.
-    let key = crate::gate::verdict_key(&layout.folder, &payload);
-    let known = matches!((&key, &passed), (Some(key), Some(passed)) if passed.contains(key));
-    let findings = if known {
-        Some(Vec::new())
-    } else {
-        gate.lint_as(&layout.folder, &payload)
-    };
-    let clean = key
-        .as_deref()
-        .filter(|_| !known && findings.as_ref().is_some_and(Vec::is_empty));
-    match (&passed, clean) {
-        (None, clean) => {
-            let _ = store.put(&dir, &payload, clean);
-        }
-        (Some(_), Some(key)) => {
-            let _ = store.pass(&entry.computed_hash, key);
-        }
-        (Some(_), None) => {}
-    }
-    let allow = gate
-        .decide_locked(
-            name,
-            entry,
-            (&dir, &layout.folder),
-            &findings.unwrap_or_default(),
-            printer,
-        )
-        .ok_or(RestoreError::Refused)?;
-    let mut outcome = Outcome::InPlace;
-    for placement in &layout.placements {
-        let placed = transaction.placed(placement, &payload)?;
-        if placed != install::Placed::Same {
-            // Nothing there: no edits to keep.
-            if !force && placed == install::Placed::Other {
-                edited.extend(install::edits(
-                    name,
-                    entry,
-                    std::slice::from_ref(placement),
-                    Some(&digests),
-                    transaction,
-                )?);
-            }
-            transaction.stage(placement, &payload)?;
-            outcome = Outcome::Restored;
-        }
-    }
-    let mut restored = entry.clone();
+    let skill_path = entry
+        .skill_path
+        .clone()
+        .unwrap_or_else(|| crate::source::tree::join(dir.as_str(), crate::skill::SKILL_MD));
+    let mut provenance = Provenance::of_entry(entry, &layout, skill_path);
     if let Some(opened) = &opened {
-        restored.commit = restored
-            .commit
-            .or_else(|| opened.commit().map(str::to_owned));
-        if restored.digest.is_none() {
-            restored.digest = opened.digest_of(name);
+        if provenance.origin.commit.is_none() {
+            provenance.origin.commit = opened.commit().map(str::to_owned);
+        }
+        if provenance.origin.digest.is_none() {
+            provenance.origin.digest = opened.digest_of(name);
         }
     }
-    if restored.files.is_empty() {
-        restored.files = digests;
+    let candidate = Candidate {
+        name: name.to_owned(),
+        folder: layout.folder,
+        placements: layout.placements,
+        provenance,
+        dir,
+    };
+    match installer.plan(candidate).map_err(pipeline)? {
+        Ok(planned) => installer
+            .offer(planned, payload, fetched)
+            .map_err(pipeline)?,
+        // Another source's skill, or a folder another entry takes: the lock itself says so.
+        Err(conflict) => return Err(RestoreError::Conflict(conflict.why)),
     }
-    if restored.agents.is_empty() {
-        restored.agents = layout.agents;
+    Ok(None)
+}
+
+/// A pipeline error met while restoring one skill.
+fn pipeline(err: install::PipelineError) -> RestoreError {
+    match err {
+        install::PipelineError::Read(err) => RestoreError::Install(err),
+        install::PipelineError::Install(err) => RestoreError::Install(err.error),
+        other => RestoreError::Pipeline(one_line(&other)),
     }
-    restored.mode = Some(layout.mode);
-    restored.allow = allow;
-    if restored.skill_path.is_none() {
-        restored.skill_path = Some(format!(
-            "{dir}{}{}",
-            if dir.is_empty() { "" } else { "/" },
-            crate::skill::SKILL_MD
-        ));
-    }
-    Ok((outcome, restored))
+}
+
+/// The folder of `entry`'s skill in its source: its `skillPath`'s, else where the store found it.
+fn skill_dir(entry: &LockEntry, stored: &str) -> crate::relpath::RelPath {
+    entry
+        .skill_path
+        .as_deref()
+        .and_then(|p| crate::relpath::RelPath::normalize(p).ok())
+        .map(|p| p.parent())
+        .or_else(|| crate::relpath::RelPath::normalize(stored).ok())
+        .unwrap_or(crate::relpath::RelPath::ROOT)
 }
 
 /// Reads `entry`'s skill out of its source at the locked commit and checks it against the lock.
@@ -426,44 +425,6 @@ fn is_complete(entry: &LockEntry) -> bool {
         && entry.mode.is_some()
         && entry.skill_path.is_some()
         && (entry.commit.is_some() || !has_commits)
-}
-
-/// Whether every placement of `layout` holds what `entry` records: each copy exactly its
-/// `files` (or, for an entry that lists none, files whose `computedHash` is the locked one),
-/// each link its target. Read through the transaction's handles, as a restore would.
-fn on_disk(
-    entry: &LockEntry,
-    layout: &install::Layout,
-    transaction: &mut Transaction,
-) -> Result<bool, RestoreError> {
-    for placement in &layout.placements {
-        if placement.link.is_some() {
-            let none = crate::install::Payload {
-                files: Vec::new(),
-                computed_hash: String::new(),
-                notes: Vec::new(),
-                left_out: Vec::new(),
-                store: None,
-                digested: std::sync::OnceLock::new(),
-            };
-            if !transaction.in_place(placement, &none)? {
-                return Ok(false);
-            }
-            continue;
-        }
-        let Some(now) = transaction.installed(&placement.path)? else {
-            return Ok(false);
-        };
-        let matches = if entry.files.is_empty() {
-            now.computed_hash == entry.computed_hash
-        } else {
-            now.digests() == entry.files
-        };
-        if !matches {
-            return Ok(false);
-        }
-    }
-    Ok(!layout.placements.is_empty())
 }
 
 /// `install --json`: the skills restored, those already in place, and those that failed.

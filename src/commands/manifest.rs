@@ -140,7 +140,7 @@ fn record(
             }
         } else {
             lock.skills
-                .insert(name.clone(), local_entry(scope, found, digests));
+                .insert(name.clone(), local_entry(scope, found, &digests));
             added.push(name.clone());
         }
     }
@@ -181,7 +181,7 @@ fn record(
 }
 
 /// The lock entry of a skill the lock did not know: its own folder is its source.
-fn local_entry(scope: &Scope, found: &[Folder], digests: crate::lock::Files) -> LockEntry {
+fn local_entry(scope: &Scope, found: &[Folder], digests: &crate::lock::Files) -> LockEntry {
     let first = &found[0];
     let mut agents: BTreeSet<&str> = BTreeSet::new();
     let mut linked = false;
@@ -193,24 +193,35 @@ fn local_entry(scope: &Scope, found: &[Folder], digests: crate::lock::Files) -> 
             }
         }
     }
-    LockEntry {
-        source: crate::source::open::local_source(
-            &first.installed.real,
-            &scope.lock_dir(),
-            scope.global,
-        ),
-        source_type: Some(SourceType::Local),
-        skill_path: Some(crate::skill::SKILL_MD.to_owned()),
-        computed_hash: first.payload.computed_hash.clone(),
+    let provenance = crate::install::Provenance {
+        origin: crate::source::open::Origin {
+            source: crate::source::open::local_source(
+                &first.installed.real,
+                &scope.lock_dir(),
+                scope.global,
+            ),
+            source_type: SourceType::Local,
+            source_url: None,
+            git_ref: None,
+            commit: None,
+            digest: None,
+        },
+        skill_path: crate::skill::SKILL_MD.to_owned(),
         agents: agents.into_iter().map(str::to_owned).collect(),
-        mode: Some(if linked {
+        mode: if linked {
             InstallMode::Symlink
         } else {
             InstallMode::Copy
-        }),
-        files: digests,
-        ..LockEntry::default()
-    }
+        },
+        extra: Vec::new(),
+        stamp: false,
+    };
+    provenance.entry(
+        (&first.payload.computed_hash, digests),
+        Vec::new(),
+        None,
+        scope.global,
+    )
 }
 
 fn check(

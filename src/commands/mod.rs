@@ -1,4 +1,5 @@
-//! Dispatch: one file per subcommand, each `run(args, &Printer) -> Result<ExitStatus>`.
+//! Dispatch: one file per subcommand, each `run(args, &Printer) -> Result<ExitStatus>`; the
+//! commands that install resolve their arguments into [`crate::settings`] first.
 
 pub mod add;
 pub mod cache;
@@ -35,7 +36,7 @@ pub fn dispatch(cli: Cli, printer: &Printer) -> Result<ExitStatus, Error> {
         Command::Remove(args) => remove::run(&args, printer),
         Command::Find(args) => find::run(&args, printer),
         Command::Install(args) => match install::as_add(&args)? {
-            Some((source, options)) => add::install_from(&source, &options, printer),
+            Some(settings) => add::install_from(&settings, printer),
             None => install::run(&args, printer),
         },
         Command::Check(args) => check::run(&args, printer),

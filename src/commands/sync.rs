@@ -12,24 +12,23 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use serde_json::json;
 
-use crate::cli::SyncArgs;
 use crate::error::{Error, ExitStatus};
-use crate::install::{self, Limits, Payload, Placement};
+use crate::install::{self, Candidate, Done, Installer, Payload, Provenance};
 use crate::lock::{InstallMode, Lock, LockEntry, SourceType};
 use crate::output::Printer;
 use crate::project::{Scope, Target, shown};
 use crate::relpath::RelPath;
+use crate::settings;
 use crate::source::npm::{self, Shipped};
+use crate::source::open::Origin;
 use crate::source::tree::LocalTree;
 
 /// A shipped skill on its way in.
 struct Planned {
     skill: Shipped,
-    folder: String,
     payload: Payload,
-    placements: Vec<Placement>,
+    plan: install::Planned,
 }
 
 /// `--include` / `--exclude`: `pkg` or `pkg#skill`, globs allowed.
@@ -73,7 +72,8 @@ impl Filter {
     }
 }
 
-pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+pub fn run(args: &crate::cli::SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+    let args = &settings::Sync::resolve(args);
     let scope = Scope::open(false, printer)?;
     if npm::read_package_json(&scope.project).is_none() {
         printer.status("Nothing to sync: no `package.json` here");
@@ -115,13 +115,19 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     } else {
         InstallMode::Link
     };
-    let _guard = install::take_turn(&scope, printer)?;
-    let mut lock = scope.read_lock()?;
+    let policy = install::Policy {
+        gate: args.gate.clone(),
+        force: args.force,
+    };
+    let mut installer = Installer::open(&scope, &policy, printer)?;
+    let lock = installer.lock().cloned().unwrap_or_default();
     let keep: Vec<String> = offered
         .iter()
         .filter_map(|s| crate::skill::name::folder_name(&s.name))
         .collect();
     let (chosen, mut skipped) = choose(offered, &lock, &targets, &scope);
+    let agents = agent_ids(&targets);
+    let dirs: Vec<PathBuf> = targets.iter().map(|t| t.dir.clone()).collect();
     let mut planned = Vec::new();
     for (skill, folder) in chosen {
         let collected = LocalTree::open(skill.package_dir.clone())
@@ -131,25 +137,52 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             })
             .and_then(|tree| {
                 let dir = RelPath::new(&skill.dir)?;
-                install::collect(&tree, &dir, Limits::default())
+                Ok((install::collect(&tree, &dir, args.limits.skill)?, dir))
             });
-        match collected {
-            Ok(payload) => {
-                let dirs: Vec<PathBuf> = targets.iter().map(|t| t.dir.clone()).collect();
-                let placements = match mode {
-                    InstallMode::Link => {
-                        install::link_placements(&folder, &dirs, &scope.canonical, &skill.path())
-                    }
-                    _ => install::placements(&folder, &dirs, &scope.canonical, mode),
-                };
-                planned.push(Planned {
-                    skill,
-                    folder,
-                    payload,
-                    placements,
-                });
+        let (payload, dir) = match collected {
+            Ok(collected) => collected,
+            Err(err) => {
+                skipped.push((skill, SkipReason::Install(err)));
+                continue;
             }
-            Err(err) => skipped.push((skill, SkipReason::Install(err))),
+        };
+        let placements = match mode {
+            InstallMode::Link => {
+                install::link_placements(&folder, &dirs, &scope.canonical, &skill.path())
+            }
+            _ => install::placements(&folder, &dirs, &scope.canonical, mode),
+        };
+        let candidate = Candidate {
+            name: skill.name.clone(),
+            folder,
+            placements,
+            provenance: Provenance {
+                origin: Origin {
+                    source: skill.package.clone(),
+                    source_type: SourceType::NodeModules,
+                    source_url: None,
+                    git_ref: None,
+                    commit: None,
+                    digest: None,
+                },
+                skill_path: skill.skill_path(),
+                agents: agents.clone(),
+                mode,
+                extra: vec![
+                    ("version".to_owned(), skill.version.clone().map(Into::into)),
+                    ("via".to_owned(), skill.via.clone().map(Into::into)),
+                ],
+                stamp: false,
+            },
+            dir,
+        };
+        match installer.plan(candidate)? {
+            Ok(plan) => planned.push(Planned {
+                skill,
+                payload,
+                plan,
+            }),
+            Err(conflict) => skipped.push((skill, SkipReason::Conflict(conflict.why))),
         }
     }
     for (skill, reason) in &skipped {
@@ -158,35 +191,35 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             skill.name, skill.package
         ));
     }
-    let mut transaction = install::transaction(&scope);
     let (stale, kept) = if args.no_cleanup {
         (Vec::new(), Vec::new())
     } else {
-        stale(&scope, &lock, &keep, &mut transaction)?
+        stale(&scope, &lock, &keep, &mut installer)?
     };
     for (name, why) in &kept {
         printer.warn(format_args!(
             "not removing `{name}` (no package ships it): {why}"
         ));
     }
-    let status = if kept.is_empty() {
+    let mut status = if kept.is_empty() {
         ExitStatus::Success
     } else {
         ExitStatus::Failure
     };
     if planned.is_empty() && stale.is_empty() {
-        transaction.abort();
+        installer.abort()?;
         printer.status("Nothing to sync");
         return Ok(status);
     }
     let plan_text = describe(&planned, &stale, mode, &scope);
     if args.dry_run {
-        transaction.abort();
+        installer.abort()?;
         printer.plain(&plan_text)?;
         return Ok(status);
     }
     if !args.yes {
         if !crate::ask::terminal() {
+            installer.abort()?;
             printer.error(
                 &Error::msg(format!(
                     "not syncing without confirmation, and there is no terminal to ask on; would do:\n{}",
@@ -201,29 +234,54 @@ pub fn run(args: &SyncArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             return Err(crate::ask::AskError::Cancelled("synced").into());
         }
     }
-    let agents = agent_ids(&targets);
-    for plan in &planned {
-        for placement in &plan.placements {
-            if !transaction.in_place(placement, &plan.payload)? {
-                transaction
-                    .stage(placement, &plan.payload)
-                    .map_err(|err| install::SkillError::new(&plan.skill.name, err))?;
-            }
-        }
-        let previous = lock.skills.get(&plan.skill.name);
-        lock.skills.insert(
-            plan.skill.name.clone(),
-            lock_entry(plan, &agents, mode, previous),
-        );
+    let mut offered_now: Vec<Shipped> = Vec::new();
+    for Planned {
+        skill,
+        payload,
+        plan,
+    } in planned
+    {
+        // The package's own files: neither kept in the store nor known to it.
+        installer.offer(plan, payload, install::Fetched::Elsewhere)?;
+        offered_now.push(skill);
     }
     for (name, paths) in &stale {
         for path in paths {
-            transaction.remove(path)?;
+            installer.remove(path)?;
         }
-        lock.skills.remove(name);
+        installer.forget(name);
     }
-    install::commit(transaction, Some((&lock, &scope.lock_path)), "syncing")?;
-    report(&planned, &stale, &skipped, mode, &scope, args.json, printer)?;
+    let outcomes = installer.commit(true, "syncing")?;
+    let mut synced = Vec::new();
+    for outcome in &outcomes {
+        let Some(skill) = offered_now
+            .iter()
+            .find(|s| s.name == outcome.candidate.name)
+        else {
+            continue;
+        };
+        match &outcome.done {
+            Done::Written(entry) | Done::InPlace(entry) => synced.push((skill, outcome, entry)),
+            Done::Refused { unlinked, .. } => {
+                status = ExitStatus::Failure;
+                if *unlinked {
+                    printer.warn(format_args!(
+                        "`{}` from `{}` was linked before; its links were removed, so that no agent reads what the gate refused",
+                        skill.name, skill.package
+                    ));
+                }
+            }
+            Done::Conflict(why) => {
+                status = ExitStatus::Failure;
+                printer.warn(format_args!(
+                    "skipped `{}` from `{}`: {why}",
+                    skill.name, skill.package
+                ));
+                printer.hint("pass `--force` to replace it (local edits are lost)");
+            }
+        }
+    }
+    report(&synced, &stale, &skipped, mode, &scope, args.json, printer)?;
     Ok(status)
 }
 
@@ -249,6 +307,8 @@ enum SkipReason {
     NotOurs { shown: String },
     /// It cannot be read or is over a limit.
     Install(install::InstallError),
+    /// Something is in the way: its local edits, another source's skill.
+    Conflict(String),
 }
 
 impl std::fmt::Display for SkipReason {
@@ -271,6 +331,7 @@ impl std::fmt::Display for SkipReason {
                 write!(f, "`{shown}` exists and was not installed by sync")
             }
             SkipReason::Install(err) => f.write_str(&err.skip_reason()),
+            SkipReason::Conflict(why) => f.write_str(why),
         }
     }
 }
@@ -399,8 +460,8 @@ fn stale(
     scope: &Scope,
     lock: &Lock,
     keep: &[String],
-    transaction: &mut install::Transaction,
-) -> Result<(Stale, Vec<(String, String)>), install::InstallError> {
+    installer: &mut Installer,
+) -> Result<(Stale, Vec<(String, String)>), install::PipelineError> {
     let mut out: Stale = Vec::new();
     let mut kept = Vec::new();
     for (name, entry) in &lock.skills {
@@ -411,7 +472,7 @@ fn stale(
             continue;
         };
         if !keep.contains(&folder) {
-            match ours(scope, &folder, Some(entry), transaction)? {
+            match ours(scope, &folder, Some(entry), installer)? {
                 Ok(paths) => out.push((name.clone(), paths)),
                 Err(why) => kept.push((name.clone(), why)),
             }
@@ -424,7 +485,7 @@ fn stale(
             let known = locked(lock, &folder).is_some();
             let linked = std::fs::read_link(entry.path()).is_ok_and(|t| into_node_modules(&t));
             if linked && !known && !keep.contains(&folder) {
-                match ours(scope, &folder, None, transaction)? {
+                match ours(scope, &folder, None, installer)? {
                     Ok(paths) => out.push((folder.clone(), paths)),
                     Err(why) => kept.push((folder.clone(), why)),
                 }
@@ -446,8 +507,8 @@ fn ours(
     scope: &Scope,
     folder: &str,
     entry: Option<&LockEntry>,
-    transaction: &mut install::Transaction,
-) -> Result<Result<Vec<PathBuf>, String>, install::InstallError> {
+    installer: &mut Installer,
+) -> Result<Result<Vec<PathBuf>, String>, install::PipelineError> {
     let canonical = scope.canonical.join(folder);
     let recorded: Vec<PathBuf> = entry
         .and_then(|e| scope.targets_for(&e.agents).ok())
@@ -486,7 +547,7 @@ fn ours(
         if !meta.is_dir() {
             return Ok(Err(format!("`{shown}` is not a folder sync installed")));
         }
-        if let Some(diff) = transaction.edited(&path, &[&entry.files])? {
+        if let Some(diff) = installer.edited(&path, &entry.files)? {
             return Ok(Err(format!(
                 "`{shown}` is not what sync installed ({}); delete it yourself, or remove `{folder}` from the lockfile",
                 diff.listed(6)
@@ -495,35 +556,6 @@ fn ours(
         out.push(path);
     }
     Ok(Ok(out))
-}
-
-fn lock_entry(
-    plan: &Planned,
-    agents: &[String],
-    mode: InstallMode,
-    previous: Option<&LockEntry>,
-) -> LockEntry {
-    let mut extra = previous.map(|p| p.extra.clone()).unwrap_or_default();
-    for (key, value) in [
-        ("version", plan.skill.version.clone()),
-        ("via", plan.skill.via.clone()),
-    ] {
-        match value {
-            Some(value) => extra.insert(key.into(), json!(value)),
-            None => extra.remove(key),
-        };
-    }
-    LockEntry {
-        source: plan.skill.package.clone(),
-        source_type: Some(SourceType::NodeModules),
-        skill_path: Some(plan.skill.skill_path()),
-        computed_hash: plan.payload.computed_hash.clone(),
-        agents: agents.to_vec(),
-        mode: Some(mode),
-        files: plan.payload.digests(),
-        extra,
-        ..LockEntry::default()
-    }
 }
 
 /// The plan, one line per change.
@@ -546,7 +578,7 @@ fn describe(
             "sync {} ← {}: {} {how} {from}",
             plan.skill.name,
             plan.skill.package,
-            shown(&scope.canonical.join(&plan.folder), scope),
+            shown(&scope.canonical.join(&plan.plan.candidate.folder), scope),
         );
     }
     for (name, _) in stale {
@@ -582,8 +614,11 @@ struct JsonLeftOut<'a> {
     reason: String,
 }
 
+/// A skill synced: what shipped it, its outcome in the pipeline, and its lock entry.
+type Synced<'a> = (&'a Shipped, &'a install::Outcome, &'a LockEntry);
+
 fn report(
-    planned: &[Planned],
+    synced: &[Synced<'_>],
     stale: &[(String, Vec<PathBuf>)],
     skipped: &LeftOut,
     mode: InstallMode,
@@ -594,16 +629,21 @@ fn report(
     if as_json {
         let document = JsonSync {
             version: crate::json::VERSION,
-            synced: planned
+            synced: synced
                 .iter()
-                .map(|p| JsonSynced {
-                    name: &p.skill.name,
-                    package: &p.skill.package,
-                    version: p.skill.version.as_deref(),
-                    via: p.skill.via.as_deref(),
-                    paths: p.placements.iter().map(|x| shown(&x.path, scope)).collect(),
+                .map(|(skill, outcome, entry)| JsonSynced {
+                    name: &skill.name,
+                    package: &skill.package,
+                    version: skill.version.as_deref(),
+                    via: skill.via.as_deref(),
+                    paths: outcome
+                        .candidate
+                        .placements
+                        .iter()
+                        .map(|x| shown(&x.path, scope))
+                        .collect(),
                     mode: mode.as_str(),
-                    hash: &p.payload.computed_hash,
+                    hash: &entry.computed_hash,
                 })
                 .collect(),
             removed: stale.iter().map(|(name, _)| name.as_str()).collect(),
@@ -618,12 +658,12 @@ fn report(
         };
         return Ok(crate::json::print(&document, printer)?);
     }
-    for plan in planned {
+    for (skill, outcome, _) in synced {
         printer.status(format_args!(
             "  {} ← {} ({})",
-            plan.skill.name,
-            plan.skill.package,
-            shown(&scope.canonical.join(&plan.folder), scope)
+            skill.name,
+            skill.package,
+            shown(&scope.canonical.join(&outcome.candidate.folder), scope)
         ));
     }
     for (name, _) in stale {
@@ -633,7 +673,7 @@ fn report(
     }
     printer.status(format_args!(
         "Synced {} skill(s), removed {}",
-        planned.len(),
+        synced.len(),
         stale.len()
     ));
     Ok(())

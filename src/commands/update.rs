@@ -6,13 +6,13 @@
 
 use serde::Serialize;
 
-use crate::cli::UpdateArgs;
 use crate::error::{Error, ExitStatus};
 use crate::hint::one_line;
-use crate::install::{self, FileDiff, RestoreError, Transaction};
+use crate::install::{self, Candidate, Done, FileDiff, Installer, Provenance, RestoreError};
 use crate::lock::LockEntry;
 use crate::output::Printer;
 use crate::project::Scope;
+use crate::settings;
 use crate::upstream::{self, Locked, State, Status};
 
 /// Skills not updated, with why.
@@ -26,7 +26,8 @@ struct Updated {
     diff: FileDiff,
 }
 
-pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+pub fn run(args: &crate::cli::UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+    let args = &settings::Update::resolve(args);
     let scopes = scopes(args, printer)?;
     let mut updated: Vec<Updated> = Vec::new();
     let mut failures: Failures = Vec::new();
@@ -71,7 +72,7 @@ pub fn run(args: &UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
 
 /// The scopes to update: `-p` the project's, `-g` the user's, both with both; without either,
 /// the project's when it has skills, else the user's (the reference's non-interactive choice).
-fn scopes(args: &UpdateArgs, printer: &Printer) -> Result<Vec<Scope>, Error> {
+fn scopes(args: &settings::Update, printer: &Printer) -> Result<Vec<Scope>, Error> {
     let (project, global) = match (args.project, args.global) {
         (false, false) => {
             let here = Scope::new(false)?;
@@ -104,15 +105,20 @@ fn has_project_skills(scope: &Scope) -> bool {
 }
 
 /// Updates the skills `names` (all when empty) of one scope, in one transaction with its lock.
+/// A skill with local edits is not replaced without `--force` (it is named; the others go in).
 fn update_scope(
     scope: &Scope,
-    args: &UpdateArgs,
+    args: &settings::Update,
     names: &[String],
     printer: &Printer,
 ) -> Result<(Vec<Updated>, Failures), Error> {
-    let mut locked = Locked::new(scope, &args.limits, printer.progress());
-    let _guard = install::take_turn(scope, printer)?;
-    let mut lock = scope.read_lock()?;
+    let mut locked = Locked::new(scope, args.limits, printer.progress());
+    let policy = install::Policy {
+        gate: args.gate.clone(),
+        force: args.force,
+    };
+    let mut installer = Installer::open(scope, &policy, printer)?;
+    let lock = installer.lock().cloned().unwrap_or_default();
     let statuses: Vec<(Status, LockEntry)> = upstream::select(&lock, names)?
         .into_iter()
         .map(|(name, entry)| {
@@ -120,16 +126,22 @@ fn update_scope(
             (status, entry.clone())
         })
         .collect();
-
-    let mut gate = crate::gate::Gate::new(&args.gate, printer)?;
-    let mut transaction = install::transaction(scope);
-    let mut updated: Vec<Updated> = Vec::new();
-    let mut edited: Vec<String> = Vec::new();
     let mut failures: Failures = Vec::new();
+    let mut before: Vec<(String, crate::lock::Files)> = Vec::new();
     for (status, entry) in statuses {
         match status.state {
             State::UpdateAvailable => {}
             State::UpToDate => continue,
+            State::Skipped => {
+                if let Some(reason) = &status.reason {
+                    printer.warn(format_args!(
+                        "skipped `{}`: {}",
+                        status.name,
+                        one_line(reason)
+                    ));
+                }
+                continue;
+            }
             State::RemovedUpstream | State::Unreachable => {
                 let reason = status
                     .reason
@@ -148,93 +160,71 @@ fn update_scope(
                 continue;
             }
         };
-        let folder = (dir.as_str(), layout.folder.as_str());
-        let findings = gate.lint_as(&layout.folder, &payload);
-        // A lint that found nothing is kept in the store beside the files (see `install`).
-        let clean = findings
-            .as_ref()
-            .is_some_and(Vec::is_empty)
-            .then(|| crate::gate::verdict_key(&layout.folder, &payload))
-            .flatten();
-        let findings = findings.unwrap_or_default();
-        let Some(allow) = gate.decide_locked(&status.name, &entry, folder, &findings, printer)
-        else {
-            failures.push((status.name, RestoreError::Refused));
-            continue;
+        before.push((
+            status.name.clone(),
+            recorded_files(&entry, &layout.placements),
+        ));
+        let mut provenance = Provenance::of_entry(
+            &entry,
+            &layout,
+            crate::source::tree::join(dir.as_str(), crate::skill::SKILL_MD),
+        );
+        provenance.origin.commit.clone_from(&status.upstream);
+        provenance.origin.digest.clone_from(&status.digest);
+        provenance.stamp = true;
+        let candidate = Candidate {
+            name: status.name.clone(),
+            folder: layout.folder,
+            placements: layout.placements,
+            provenance,
+            dir,
         };
-        let before_files = recorded_files(&entry, &layout.placements, &mut transaction)?;
-        if !args.force {
-            edited.extend(install::edits(
-                &status.name,
-                &entry,
-                &layout.placements,
-                None,
-                &mut transaction,
-            )?);
+        match installer.plan(candidate)? {
+            Ok(planned) => installer.offer(planned, payload, install::Fetched::Source)?,
+            Err(conflict) => failures.push((conflict.name, RestoreError::Conflict(conflict.why))),
         }
-        for placement in &layout.placements {
-            transaction
-                .stage(placement, &payload)
-                .map_err(|err| install::SkillError::new(&status.name, err))?;
-        }
-        let _ =
-            crate::install::store::Store::from_env().put(dir.as_str(), &payload, clean.as_deref());
-        let mut after = entry.clone();
-        after.computed_hash.clone_from(&payload.computed_hash);
-        after.files = payload.digests();
-        after.commit.clone_from(&status.upstream);
-        after.digest.clone_from(&status.digest);
-        after.skill_path = Some(crate::source::tree::join(&dir, crate::skill::SKILL_MD));
-        after.agents = layout.agents;
-        after.mode = Some(layout.mode);
-        after.allow = allow;
-        if scope.global {
-            after.updated_at = Some(
-                jiff::Timestamp::now()
-                    .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
-                    .to_string(),
-            );
-        }
-        updated.push(Updated {
-            diff: FileDiff::between(&before_files, &after.files),
-            name: status.name,
-            before: entry,
-            after,
-        });
     }
-    if !edited.is_empty() {
-        transaction.abort();
-        return Err(Error::msg(format!(
-            "not replacing skills with local edits; nothing was updated:\n  {}",
-            edited.join("\n  ")
-        ))
-        .with_hint("pass `--force` to replace them (the edits are lost); `skills manifest --check` shows every change")
-        .answer_no());
-    }
-    for skill in &updated {
-        lock.skills.insert(skill.name.clone(), skill.after.clone());
-    }
+    let mut updated: Vec<Updated> = Vec::new();
     // Nothing updated: nothing written (no lockfile is created where there was none).
-    let lock = (!updated.is_empty()).then_some((&lock, scope.lock_path.as_path()));
-    crate::install::commit(transaction, lock, "updating")?;
+    for outcome in installer.commit(true, "updating")? {
+        let name = outcome.candidate.name.clone();
+        match outcome.done {
+            Done::Written(after) | Done::InPlace(after) => {
+                let before_files = before
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, files)| files.clone())
+                    .unwrap_or_default();
+                updated.push(Updated {
+                    diff: FileDiff::between(&before_files, &after.files),
+                    name,
+                    before: outcome.previous.unwrap_or_default(),
+                    after,
+                });
+            }
+            Done::Refused { .. } => failures.push((name, RestoreError::Refused)),
+            // Local edits: named with the others not updated; the hint says `--force`.
+            Done::Conflict(why) => failures.push((name, RestoreError::Conflict(why))),
+        }
+    }
     Ok((updated, failures))
 }
 
-/// The files the lock says are installed, else those of the first installed copy.
+/// The files the lock says are installed, else those of the first installed copy (for the
+/// report only).
 fn recorded_files(
     entry: &LockEntry,
     placements: &[crate::install::Placement],
-    transaction: &mut Transaction,
-) -> Result<crate::lock::Files, install::InstallError> {
+) -> crate::lock::Files {
     if !entry.files.is_empty() {
-        return Ok(entry.files.clone());
+        return entry.files.clone();
     }
-    for placement in placements.iter().filter(|p| p.link.is_none()) {
-        if let Some(payload) = transaction.installed(&placement.path)? {
-            return Ok(payload.digests());
-        }
-    }
-    Ok(crate::lock::Files::new())
+    placements
+        .iter()
+        .filter(|p| p.link.is_none())
+        .find_map(|p| install::installed(&p.path).and_then(Result::ok))
+        .map(|payload| payload.digests())
+        .unwrap_or_default()
 }
 
 /// A short label of what an entry pins: its commit, else its web digest.

@@ -8,20 +8,18 @@
 //! scripts and references and a second `use` of the same bytes writes nothing. No agent dir and
 //! no lockfile is touched.
 
-use std::path::{Path, PathBuf};
-
 use serde::Serialize;
 
-use crate::cli::UseArgs;
 use crate::error::{Error, ExitStatus};
-use crate::install::{self, Limits, Placement, Transaction};
+use crate::install::{self, Candidate, Done, Fetched, Installer, Placement, Provenance};
+use crate::lock::InstallMode;
 use crate::offered::{self, Found};
 use crate::output::Printer;
 use crate::project::Scope;
 use crate::prompt::activation::Activation;
+use crate::settings;
 use crate::skill::{SKILL_MD, Skill};
 use crate::source::discover::Offered;
-use crate::source::open::Origin;
 
 /// Agents `--agent` can start, and their commands (the prompt is their last argument).
 const AGENTS: [(&str, &str); 3] = [
@@ -44,26 +42,65 @@ struct JsonUse<'a> {
     prompt: &'a str,
 }
 
-pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+pub fn run(args: &crate::cli::UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+    let args = &settings::Use::resolve(args);
     let command = args.agent.as_deref().map(agent_command).transpose()?;
     let scope = Scope::open(false, printer)?;
     let Found {
         opened,
         offered,
         settings,
-    } = offered::open_offered(&args.source, &scope, args.full_depth, &args.limits, printer)?;
+    } = offered::open_offered(
+        &args.source,
+        &scope,
+        args.full_depth,
+        args.limits.web,
+        printer,
+    )?;
     let selector = selector(opened.skill.as_deref(), args.skill.as_deref())?;
-    let skill = select(&offered, selector, &args.source)?;
-    let payload = install::collect(
-        opened.tree.as_ref(),
-        &skill.path,
-        Limits::from(&args.limits),
-    )
-    .map_err(|err| install::SkillError::new(&skill.name, err))?;
-    if !passes_gate(args, skill, &opened.origin, &payload, printer)? {
+    let skill = select(&offered, selector, &args.source, args.show_internal)?;
+    let payload = install::collect(opened.tree.as_ref(), &skill.path, args.limits.skill)
+        .map_err(|err| install::SkillError::new(&skill.name, err))?;
+    let folder = crate::skill::name::folder_name(&skill.name).ok_or_else(|| {
+        Error::msg(format!("`{}` cannot be a folder name", skill.name))
+            .with_hint("a skill name has no path separators or `..`")
+    })?;
+    let provenance = Provenance {
+        origin: opened.origin.clone(),
+        skill_path: crate::source::tree::join(skill.path.as_str(), SKILL_MD),
+        agents: Vec::new(),
+        mode: InstallMode::Copy,
+        extra: Vec::new(),
+        stamp: false,
+    };
+    let dir = settings
+        .cache
+        .join("use")
+        .join(format!("{folder}-{}", cache_key(&provenance, &payload)));
+    let hash = payload.computed_hash.clone();
+    let candidate = Candidate {
+        name: skill.name.clone(),
+        folder,
+        placements: vec![Placement {
+            path: dir.clone(),
+            link: None,
+        }],
+        provenance,
+        dir: skill.path.clone(),
+    };
+    let mut installer = Installer::cache(settings.cache.clone(), &args.gate, printer)?;
+    match installer.plan(candidate)? {
+        Ok(planned) => installer.offer(planned, payload, Fetched::Elsewhere)?,
+        Err(conflict) => return Err(Error::msg(conflict.why)),
+    }
+    let outcomes = installer.commit(false, "writing the skill to the cache")?;
+    if !outcomes
+        .iter()
+        .any(|o| matches!(o.done, Done::Written(_) | Done::InPlace(_)))
+    {
+        // Refused: said by the gate; nothing is printed, written or handed to an agent.
         return Ok(ExitStatus::Failure);
     }
-    let dir = materialize(&settings.cache, &skill.name, &payload)?;
     let loaded = Skill::load(&dir, &dir.join(SKILL_MD))
         .map_err(|err| Error::msg(format!("cannot read `{}`", skill.name)).with_source(err))?;
     let prompt = format!("{PREAMBLE}{}", Activation::new(&loaded, false).render());
@@ -75,7 +112,7 @@ pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             version: crate::json::VERSION,
             name: &skill.name,
             directory: dir.display().to_string(),
-            hash: &payload.computed_hash,
+            hash: &hash,
             prompt: &prompt,
         };
         crate::json::print(&document, printer)?;
@@ -85,26 +122,26 @@ pub fn run(args: &UseArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     Ok(ExitStatus::Success)
 }
 
-/// Runs `add`'s install gate on `payload`: a refusal is printed as `add` prints it, and nothing
-/// of the skill is printed, written or handed to an agent.
-fn passes_gate(
-    args: &UseArgs,
-    skill: &Offered,
-    origin: &Origin,
-    payload: &install::Payload,
-    printer: &Printer,
-) -> Result<bool, Error> {
-    let mut gate = crate::gate::Gate::new(&args.gate, printer)?;
-    let folder = crate::skill::name::folder_name(&skill.name).unwrap_or_else(|| skill.name.clone());
-    let shown = crate::gate::shown_dir(origin.source_type, &origin.source, skill.path.as_str());
-    let candidate = crate::gate::Candidate {
-        name: &skill.name,
-        folder: &folder,
-        source: &origin.source,
-        shown_dir: &shown,
-        locked: &[],
+/// The name of the cache folder of `payload` from the source of `provenance`: a digest of the
+/// source's identity and of every file's path, mode, length and bytes, each field
+/// length-prefixed (no two sources or file sets share it), cut to 32 hex digits.
+fn cache_key(provenance: &Provenance, payload: &install::Payload) -> String {
+    use sha2::{Digest as _, Sha256};
+    let mut hasher = Sha256::new();
+    let mut field = |bytes: &[u8]| {
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
     };
-    Ok(gate.check(&candidate, payload, printer).is_some())
+    field(b"skills use v2");
+    field(provenance.identity().as_bytes());
+    let digests = payload.digested();
+    for file in &payload.files {
+        field(file.rel.as_str().as_bytes());
+        field(if file.executable { b"755" } else { b"644" });
+        field(&(file.bytes.len() as u64).to_le_bytes());
+        field(digests.get(&file.rel).map_or(&b""[..], |d| d.as_bytes()));
+    }
+    hex::encode(hasher.finalize())[..32].to_owned()
 }
 
 /// The command that starts `agent`.
@@ -142,10 +179,11 @@ fn select<'a>(
     offered: &'a [Offered],
     selector: Option<&str>,
     source: &str,
+    show_internal: bool,
 ) -> Result<&'a Offered, Error> {
     let visible: Vec<&Offered> = offered
         .iter()
-        .filter(|s| offered::show_internal() || !s.internal)
+        .filter(|s| show_internal || !s.internal)
         .collect();
     let names = || {
         visible
@@ -172,33 +210,6 @@ fn select<'a>(
         "`skills use {source}@{first}` or `--skill {first}`; available: {}",
         names()
     )))
-}
-
-/// Writes `payload` to `<cache>/use/<folder>-<hash>` (once: the same bytes are there already
-/// when the folder is) and returns the folder.
-fn materialize(cache: &Path, name: &str, payload: &install::Payload) -> Result<PathBuf, Error> {
-    let folder = crate::skill::name::folder_name(name).ok_or_else(|| {
-        Error::msg(format!("`{name}` cannot be a folder name"))
-            .with_hint("a skill name has no path separators or `..`")
-    })?;
-    let hash = payload
-        .computed_hash
-        .get(..16)
-        .unwrap_or(&payload.computed_hash);
-    let dir = cache.join("use").join(format!("{folder}-{hash}"));
-    if dir.join(SKILL_MD).is_file() {
-        return Ok(dir);
-    }
-    let mut transaction = Transaction::new(install::Confinement::within(cache.to_path_buf()), None);
-    let placement = Placement {
-        path: dir.clone(),
-        link: None,
-    };
-    transaction
-        .stage(&placement, payload)
-        .map_err(|err| install::SkillError::new(name, err))?;
-    crate::install::commit(transaction, None, "writing the skill to the cache")?;
-    Ok(dir)
 }
 
 /// Starts `command` with `prompt` as its last argument, on this terminal, and ends as it does.

@@ -1,34 +1,30 @@
-//! The install gate: `add`, `update` and `install` lint every skill they are about to write, from
-//! the bytes read out of its source and before anything reaches the disk.
+//! The install gate: every skill the install pipeline ([`crate::install::Installer`]) is about to
+//! write — for `add`, `install`, `update`, `sync` and `use` alike — is linted from the bytes read
+//! out of its source, before anything reaches the disk.
 //!
 //! The gate runs the `security` and `spec` rule families. An error refuses the skill: each
 //! finding is printed as `path:line: code: message` and the skill is not written (the command
 //! then exits 1); warnings are printed and the skill goes in. A code given with `--allow`, or
-//! recorded in the skill's lock entry (`allow`), lets that rule's findings through; the codes that
+//! recorded in the skill's lock entry (`allow`), lets that rule's findings through, and each finding let
+//! through is printed as a warning every time (a lockfile can silence nothing); the codes that
 //! did are recorded in the lock, so that `install --frozen` on another machine decides the same.
 //! `--no-verify` turns the gate off for one run and is not recorded.
 //!
-//! Linting is pure ([`lint`]) and deciding prints and records ([`Gate::decide`]), so that `add`
-//! lints skills on the thread pool while it reads the next ones ([`Pipeline`]).
+//! Linting is pure ([`lint`]) and judging prints ([`Gate::judge`], the one place a verdict is
+//! taken), so that the pipeline lints skills on a worker thread while it reads the next ones
+//! (`install::checks`). The gate reads a skill as files in memory; it knows nothing of how
+//! they were fetched or where they go.
 
-mod pipeline;
-
-pub use pipeline::{Passed, Pipeline};
-
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::cli::GateArgs;
 use crate::hint::Hint;
-use crate::install::Payload;
-use crate::install::Planned;
 use crate::lint::memory::{self, MemoryFile};
 use crate::lint::{Config, Diagnostic, Family, Severity, rules};
-use crate::lock::{Lock, LockEntry, SourceType};
+use crate::lock::SourceType;
 use crate::output::Printer;
-use crate::source::open::Origin;
 
 /// The families the gate runs.
 pub const FAMILIES: [Family; 2] = [Family::Spec, Family::Security];
@@ -56,6 +52,15 @@ const PUBLISHER_ONLY: [&rules::Rule; 6] = [
     &rules::MODEL_COMMENT,
 ];
 
+/// What the user asked of the gate for one run (`--allow`, `--no-verify`).
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    /// Codes whose findings are let through (recorded per skill in the lock).
+    pub allow: Vec<String>,
+    /// Check nothing (this run only, never recorded).
+    pub no_verify: bool,
+}
+
 /// A skill about to be written.
 #[derive(Debug, Clone, Copy)]
 pub struct Candidate<'a> {
@@ -76,12 +81,17 @@ pub struct Gate {
     /// Codes allowed on the command line.
     allowed: BTreeSet<&'static str>,
     config: Arc<Config>,
-    /// Skills refused so far, with the codes that refused them.
-    refused: Vec<(String, Vec<&'static str>)>,
-    /// Per skill that passed: the codes that let a finding through.
-    used: HashMap<String, Vec<String>>,
-    /// Per skill: the codes its lock entry allows (`add` of a source already locked).
-    locked: HashMap<String, Vec<String>>,
+    /// Skills refused so far.
+    refused: usize,
+}
+
+/// What the gate says of one candidate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// It may be written; `allow` are the codes that let a finding through (for its lock entry).
+    Pass { allow: Vec<String> },
+    /// It may not; `codes` are the rules that refused it (none when its check did not complete).
+    Refuse { codes: Vec<String> },
 }
 
 /// An `--allow` the gate cannot take.
@@ -120,17 +130,18 @@ impl Hint for Refusal {
 }
 
 impl Gate {
-    /// The gate `args` ask for; an unknown code or one the gate does not check is a usage error.
-    pub fn new(args: &GateArgs, printer: &Printer) -> Result<Gate, GateError> {
+    /// The gate `policy` asks for; an unknown code or one the gate does not check is a usage
+    /// error.
+    pub fn new(policy: &Policy, printer: &Printer) -> Result<Gate, GateError> {
         let mut allowed = BTreeSet::new();
-        for code in &args.allow {
+        for code in &policy.allow {
             let rule = rules::find_or_err(code)?;
             if !FAMILIES.contains(&rule.family) {
                 return Err(GateError::NotGated(rule.code));
             }
             allowed.insert(rule.code);
         }
-        if args.no_verify {
+        if policy.no_verify {
             printer.warn("not checking skills before installing them (--no-verify)");
         }
         let off: HashSet<&'static str> = Family::ALL
@@ -139,7 +150,7 @@ impl Gate {
             .map(|f| f.as_str())
             .collect();
         Ok(Gate {
-            off: args.no_verify,
+            off: policy.no_verify,
             allowed,
             config: Arc::new(Config {
                 // The installer's own limits apply; every file it took is scanned.
@@ -149,111 +160,63 @@ impl Gate {
                 strict: false,
                 allowed: off,
             }),
-            refused: Vec::new(),
-            used: HashMap::new(),
-            locked: HashMap::new(),
+            refused: 0,
         })
     }
 
-    /// Keeps the decisions `lock` records for skills of `source`: adding them again from the same
-    /// source honours them, as `update` does.
-    pub fn remember_locked(&mut self, lock: &Lock, source: &str) {
-        for (name, entry) in &lock.skills {
-            if entry.source == source && !entry.allow.is_empty() {
-                self.locked.insert(name.clone(), entry.allow.clone());
-            }
-        }
+    /// Whether the gate is off (`--no-verify`).
+    pub fn is_off(&self) -> bool {
+        self.off
     }
 
-    /// The findings of `payload` installed as `folder`; `None` when the gate is off
+    /// The rules the gate runs, to lint on any thread; `None` when the gate is off.
+    pub fn config(&self) -> Option<Arc<Config>> {
+        (!self.off).then(|| Arc::clone(&self.config))
+    }
+
+    /// The findings of `files` installed as `folder`; `None` when the gate is off
     /// (`--no-verify`: nothing was looked at, so nothing can be said to be clean).
-    pub fn lint_as(&self, folder: &str, payload: &Payload) -> Option<Vec<Diagnostic>> {
-        (!self.off).then(|| lint(&self.config, folder, payload))
+    pub fn lint_as(&self, folder: &str, files: &[MemoryFile<'_>]) -> Option<Vec<Diagnostic>> {
+        (!self.off).then(|| lint(&self.config, folder, files))
     }
 
-    /// [`Gate::decide`] on the `findings` of the skill `name` of a lock entry, read from the
-    /// folder `dir` of its source and installed as `folder`.
-    pub fn decide_locked(
-        &mut self,
-        name: &str,
-        entry: &LockEntry,
-        (dir, folder): (&str, &str),
-        findings: &[Diagnostic],
-        printer: &Printer,
-    ) -> Option<Vec<String>> {
-        let shown = shown_dir(entry.source_type(), &entry.source, dir);
-        let candidate = Candidate {
-            name,
-            folder,
-            source: &entry.source,
-            shown_dir: &shown,
-            locked: &entry.allow,
-        };
-        self.decide(&candidate, findings, printer)
-    }
-
-    /// [`Gate::decide`] for a skill `add` planned from `origin`.
-    pub fn decide_planned(
-        &mut self,
-        skill: &Planned,
-        origin: &Origin,
-        findings: &[Diagnostic],
-        printer: &Printer,
-    ) -> Option<Vec<String>> {
-        let locked = self.locked.get(&skill.name).cloned().unwrap_or_default();
-        let shown = shown_dir(origin.source_type, &origin.source, &skill.source_dir);
-        let candidate = Candidate {
-            name: &skill.name,
-            folder: &skill.folder,
-            source: &origin.source,
-            shown_dir: &shown,
-            locked: &locked,
-        };
-        self.decide(&candidate, findings, printer)
-    }
-
-    /// Refuses `name` without findings to show (its check could not be completed).
-    fn refuse(&mut self, name: &str, why: &str, printer: &Printer) {
-        printer.error(&Refusal {
-            message: format!("refused `{name}`: {why}; nothing of it was written"),
-            hint: None,
-        });
-        self.refused.push((name.to_owned(), Vec::new()));
-    }
-
-    /// Lints `payload` of `skill`. Prints its warnings, and its findings when it is refused.
-    /// Returns the codes that let a finding through (for the lock), or `None` when refused.
-    pub fn check(
+    /// Judges `skill` on its `findings` (from [`lint`]; `None` when the gate is off): the one
+    /// place the gate decides. Prints its warnings, each finding a lock's `allow` (or
+    /// `--allow`) lets through, and its errors when it is refused.
+    pub fn judge(
         &mut self,
         skill: &Candidate<'_>,
-        payload: &Payload,
+        findings: Option<&[Diagnostic]>,
         printer: &Printer,
-    ) -> Option<Vec<String>> {
-        let findings = self.lint_as(skill.folder, payload).unwrap_or_default();
-        self.decide(skill, &findings, printer)
-    }
-
-    /// Decides on the `findings` of `skill` (from [`lint`]): prints its warnings, and its errors
-    /// when it is refused. Returns the codes that let a finding through, or `None` when refused.
-    pub fn decide(
-        &mut self,
-        skill: &Candidate<'_>,
-        findings: &[Diagnostic],
-        printer: &Printer,
-    ) -> Option<Vec<String>> {
-        if self.off {
-            // Nothing checked: the decisions recorded before stand.
-            let kept = skill.locked.to_vec();
-            self.used.insert(skill.name.to_owned(), kept.clone());
-            return Some(kept);
-        }
+    ) -> Verdict {
+        let Some(findings) = findings else {
+            // Nothing checked (`--no-verify`): the decisions recorded before stand.
+            return Verdict::Pass {
+                allow: skill.locked.to_vec(),
+            };
+        };
         let dir = Path::new(skill.folder);
         let mut used = BTreeSet::new();
         let mut errors = Vec::new();
         for finding in findings {
             let code = finding.rule.code;
-            if self.allowed.contains(code) || skill.locked.iter().any(|c| c == code) {
+            let by_lock = skill.locked.iter().any(|c| c == code);
+            if self.allowed.contains(code) || by_lock {
                 used.insert(code.to_owned());
+                // What an `allow` lets through is said every time: a lockfile that allows a
+                // finding must not silence it.
+                if finding.severity != Severity::Info {
+                    printer.warn(format_args!(
+                        "`{}`: {} (let through by {})",
+                        skill.name,
+                        line(finding, dir, skill.shown_dir),
+                        if by_lock {
+                            "the lockfile's `allow`"
+                        } else {
+                            "`--allow`"
+                        }
+                    ));
+                }
                 continue;
             }
             let spelling = NAME_SPELLING
@@ -271,9 +234,9 @@ impl Gate {
             }
         }
         if errors.is_empty() {
-            let used: Vec<String> = used.into_iter().collect();
-            self.used.insert(skill.name.to_owned(), used.clone());
-            return Some(used);
+            return Verdict::Pass {
+                allow: used.into_iter().collect(),
+            };
         }
         let codes: Vec<&'static str> = errors
             .iter()
@@ -297,63 +260,60 @@ impl Gate {
                 codes.join(",")
             )),
         });
-        self.refused.push((skill.name.to_owned(), codes));
-        None
+        self.refused += 1;
+        Verdict::Refuse {
+            codes: codes.into_iter().map(str::to_owned).collect(),
+        }
     }
 
-    /// Lints `payload` as a skill in a folder of no particular name (property tests).
-    pub fn lint(&self, payload: &Payload) -> Vec<Diagnostic> {
-        lint(&self.config, "skill", payload)
+    /// Refuses `name` without findings to show (its check could not be completed).
+    pub fn refuse(&mut self, name: &str, why: &str, printer: &Printer) -> Verdict {
+        printer.error(&Refusal {
+            message: format!("refused `{name}`: {why}; nothing of it was written"),
+            hint: None,
+        });
+        self.refused += 1;
+        Verdict::Refuse { codes: Vec::new() }
     }
 
-    /// The codes that let findings of `name` through, when it passed.
-    pub fn allowed_for(&self, name: &str) -> Vec<String> {
-        self.used.get(name).cloned().unwrap_or_default()
+    /// Lints the `files` of `skill` and judges it, on this thread.
+    pub fn check(
+        &mut self,
+        skill: &Candidate<'_>,
+        files: &[MemoryFile<'_>],
+        printer: &Printer,
+    ) -> Verdict {
+        let findings = self.lint_as(skill.folder, files);
+        self.judge(skill, findings.as_deref(), printer)
+    }
+
+    /// Lints `files` as a skill in a folder of no particular name (property tests).
+    pub fn lint(&self, files: &[MemoryFile<'_>]) -> Vec<Diagnostic> {
+        lint(&self.config, "skill", files)
     }
 
     /// Whether any skill was refused: the command exits 1.
     pub fn refused_any(&self) -> bool {
-        !self.refused.is_empty()
-    }
-
-    /// Refused skills with why, as commands list skipped skills.
-    pub fn refusals(&self) -> Vec<(String, crate::install::Skip)> {
-        self.refused
-            .iter()
-            .map(|(name, codes)| {
-                (
-                    name.clone(),
-                    crate::install::Skip::Refused {
-                        codes: codes.iter().map(|c| (*c).to_owned()).collect(),
-                    },
-                )
-            })
-            .collect()
+        self.refused > 0
     }
 }
 
-/// Lints `payload` as the install folder `folder` with the gate's rules (`config`). Pure: it may
+/// Lints `files` as the install folder `folder` with the gate's rules (`config`). Pure: it may
 /// run on any thread.
-pub fn lint(config: &Config, folder: &str, payload: &Payload) -> Vec<Diagnostic> {
-    let files: Vec<MemoryFile<'_>> = payload
-        .files
-        .iter()
-        .map(|f| MemoryFile {
-            rel: &f.rel,
-            bytes: &f.bytes,
-            executable: f.executable,
-        })
-        .collect();
-    memory::lint(Path::new(folder), &files, config).diagnostics
+pub fn lint(config: &Config, folder: &str, files: &[MemoryFile<'_>]) -> Vec<Diagnostic> {
+    memory::lint(Path::new(folder), files, config).diagnostics
 }
+
+/// One file as a verdict is keyed by it: its path, its digest (`sha256:…`), its executable bit.
+pub type Keyed<'a> = (&'a str, &'a str, bool);
 
 /// The key of one lint by the gate: this build of `skills`, the folder name the skill is linted
-/// as, and every file of `payload` (path, digest, executable bit) — everything [`lint`] reads.
-/// The store keeps the keys of lints that found nothing beside a stored skill, so that restoring
-/// the same bytes as the same folder with the same build is not linted again
-/// ([`crate::install::store`]); any other byte, name or build makes another key. `None` when
-/// the build cannot be told apart (its executable cannot be looked at): nothing is kept then.
-pub fn verdict_key(folder: &str, payload: &Payload) -> Option<String> {
+/// as, and every file (path, digest, executable bit) — everything [`lint`] reads. The store
+/// keeps the keys of lints that found nothing beside a stored skill, so that restoring the same
+/// bytes as the same folder with the same build is not linted again; any other byte, name or
+/// build makes another key. `None` when the build cannot be told apart (its executable cannot
+/// be looked at): nothing is kept then.
+pub fn verdict_key(folder: &str, files: &[Keyed<'_>]) -> Option<String> {
     use sha2::{Digest as _, Sha256};
     let build = build_identity()?;
     let mut hasher = Sha256::new();
@@ -362,13 +322,11 @@ pub fn verdict_key(folder: &str, payload: &Payload) -> Option<String> {
     hasher.update([0]);
     hasher.update(folder.as_bytes());
     hasher.update([0]);
-    let digests = payload.digested();
-    for file in &payload.files {
-        let digest = digests.get(&file.rel)?;
-        hasher.update(file.rel.as_str().as_bytes());
+    for (rel, digest, executable) in files {
+        hasher.update(rel.as_bytes());
         hasher.update([0]);
         hasher.update(digest.as_bytes());
-        hasher.update(if file.executable { b"\0x\n" } else { b"\0-\n" });
+        hasher.update(if *executable { b"\0x\n" } else { b"\0-\n" });
     }
     Some(hex::encode(hasher.finalize()))
 }
@@ -432,28 +390,50 @@ fn line(finding: &Diagnostic, dir: &Path, shown_dir: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::install::PayloadFile;
+    use crate::relpath::RelPath;
 
-    fn payload(files: &[(&str, &str)]) -> Payload {
-        Payload {
-            files: files
+    /// A skill's files: path, bytes, executable bit (under `scripts/`).
+    #[derive(Clone)]
+    struct Skill(Vec<(RelPath, Vec<u8>, bool, String)>);
+
+    impl Skill {
+        fn memory(&self) -> Vec<MemoryFile<'_>> {
+            self.0
                 .iter()
-                .map(|(rel, text)| PayloadFile {
-                    rel: crate::relpath::RelPath::file(rel).unwrap(),
-                    bytes: text.as_bytes().to_vec(),
-                    executable: rel.starts_with("scripts/"),
+                .map(|(rel, bytes, executable, _)| MemoryFile {
+                    rel,
+                    bytes,
+                    executable: *executable,
                 })
-                .collect(),
-            computed_hash: String::new(),
-            notes: Vec::new(),
-            left_out: Vec::new(),
-            store: None,
-            digested: std::sync::OnceLock::new(),
+                .collect()
+        }
+
+        fn keyed(&self) -> Vec<Keyed<'_>> {
+            self.0
+                .iter()
+                .map(|(rel, _, executable, digest)| (rel.as_str(), digest.as_str(), *executable))
+                .collect()
         }
     }
 
+    fn payload(files: &[(&str, &str)]) -> Skill {
+        Skill(
+            files
+                .iter()
+                .map(|(rel, text)| {
+                    (
+                        RelPath::file(rel).unwrap(),
+                        text.as_bytes().to_vec(),
+                        rel.starts_with("scripts/"),
+                        crate::lock::digest(text.as_bytes()),
+                    )
+                })
+                .collect(),
+        )
+    }
+
     fn gate(allow: &[&str]) -> Gate {
-        let args = GateArgs {
+        let args = Policy {
             allow: allow.iter().map(|s| (*s).to_owned()).collect(),
             no_verify: false,
         };
@@ -465,27 +445,49 @@ mod tests {
     #[test]
     fn a_verdict_is_keyed_by_every_byte_name_and_mode() {
         let base = payload(&[("SKILL.md", SKILL), ("scripts/run.sh", "echo")]);
-        let key = verdict_key("demo", &base).unwrap();
-        assert_eq!(verdict_key("demo", &base.clone()), Some(key.clone()));
-        assert_ne!(verdict_key("other", &base), Some(key.clone()), "folder");
+        let key = verdict_key("demo", &base.keyed()).unwrap();
+        assert_eq!(
+            verdict_key("demo", &base.clone().keyed()),
+            Some(key.clone())
+        );
+        assert_ne!(
+            verdict_key("other", &base.keyed()),
+            Some(key.clone()),
+            "folder"
+        );
         let edited = payload(&[("SKILL.md", SKILL), ("scripts/run.sh", "echo hi")]);
-        assert_ne!(verdict_key("demo", &edited), Some(key.clone()), "bytes");
+        assert_ne!(
+            verdict_key("demo", &edited.keyed()),
+            Some(key.clone()),
+            "bytes"
+        );
         let moved = payload(&[("SKILL.md", SKILL), ("scripts/go.sh", "echo")]);
-        assert_ne!(verdict_key("demo", &moved), Some(key.clone()), "path");
+        assert_ne!(
+            verdict_key("demo", &moved.keyed()),
+            Some(key.clone()),
+            "path"
+        );
         let mut mode = payload(&[("SKILL.md", SKILL), ("scripts/run.sh", "echo")]);
-        mode.files[1].executable = false;
-        assert_ne!(verdict_key("demo", &mode), Some(key), "executable bit");
+        mode.0[1].2 = false;
+        assert_ne!(
+            verdict_key("demo", &mode.keyed()),
+            Some(key),
+            "executable bit"
+        );
         // No lint, no verdict: the gate off says nothing about the files.
         let off = Gate::new(
-            &GateArgs {
+            &Policy {
                 allow: Vec::new(),
                 no_verify: true,
             },
             &Printer::silent(),
         )
         .unwrap();
-        assert!(off.lint_as("demo", &base).is_none());
-        assert_eq!(gate(&[]).lint_as("demo", &base).map(|f| f.len()), Some(0));
+        assert!(off.lint_as("demo", &base.memory()).is_none());
+        assert_eq!(
+            gate(&[]).lint_as("demo", &base.memory()).map(|f| f.len()),
+            Some(0)
+        );
     }
 
     #[test]
@@ -505,31 +507,42 @@ mod tests {
             locked: &[],
         };
         let printer = Printer::silent();
+        let pass = |codes: &[&str]| Verdict::Pass {
+            allow: codes.iter().map(|c| (*c).to_owned()).collect(),
+        };
         let mut strict = gate(&[]);
-        assert_eq!(strict.check(&skill, &bad, &printer), None);
+        assert_eq!(
+            strict.check(&skill, &bad.memory(), &printer),
+            Verdict::Refuse {
+                codes: vec!["security/remote-exec".to_owned()]
+            }
+        );
         assert!(strict.refused_any());
         let mut lenient = gate(&["remote-exec"]);
         assert_eq!(
-            lenient.check(&skill, &bad, &printer),
-            Some(vec!["security/remote-exec".to_owned()])
+            lenient.check(&skill, &bad.memory(), &printer),
+            pass(&["security/remote-exec"])
         );
         let locked = ["security/remote-exec".to_owned()];
         let from_lock = Candidate {
             locked: &locked,
             ..skill
         };
-        assert!(gate(&[]).check(&from_lock, &bad, &printer).is_some());
+        assert_eq!(
+            gate(&[]).check(&from_lock, &bad.memory(), &printer),
+            pass(&["security/remote-exec"])
+        );
         let clean = payload(&[("SKILL.md", SKILL)]);
         assert_eq!(
-            gate(&["remote-exec"]).check(&skill, &clean, &printer),
-            Some(vec![])
+            gate(&["remote-exec"]).check(&skill, &clean.memory(), &printer),
+            pass(&[])
         );
     }
 
     #[test]
     fn only_gate_rules_can_be_allowed() {
         let printer = Printer::silent();
-        let args = |code: &str| GateArgs {
+        let args = |code: &str| Policy {
             allow: vec![code.to_owned()],
             no_verify: false,
         };

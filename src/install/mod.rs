@@ -8,21 +8,22 @@
 //! the lockfile cannot be written); [`Committed::finish`] drops the replaced folders.
 //!
 //! The concept is split by step: [`payload`] reads and checks a skill, [`placement`] says where
-//! it goes ([`layout`] for a locked skill), [`plan`] follows one skill from a source to the lock,
-//! [`transaction`] writes it (and takes skills out) with no half-states, [`installed`] reads back
-//! what is in place.
+//! it goes ([`layout`] for a locked skill), [`pipeline`] takes every skill from its source through
+//! the gate to the lock (the one way in for every command), [`transaction`] writes it (and takes
+//! skills out) with no half-states, [`installed`] reads back what is in place.
 
 use std::path::PathBuf;
 
 use crate::hint::Hint;
 use crate::lock::LockError;
 
+pub mod checks;
 pub mod confined;
 pub mod installed;
 pub mod layout;
 pub mod payload;
+pub mod pipeline;
 pub mod placement;
-pub mod plan;
 pub mod record;
 pub mod store;
 pub mod transaction;
@@ -31,9 +32,12 @@ pub mod turn;
 pub use confined::Confinement;
 pub use installed::{FileDiff, edits, installed};
 pub use layout::{Layout, LayoutError, layout, subagents};
-pub use payload::{Limits, Payload, PayloadFile, collect};
+pub use payload::{Limits, Payload, PayloadFile, SourceLimits, collect};
+pub use pipeline::{
+    Candidate, Conflict, Done, Fetched, Installer, Outcome, PipelineError, Planned, Policy,
+    Provenance,
+};
 pub use placement::{Placement, link_placements, placements};
-pub use plan::{Planned, Staged};
 pub use transaction::{Placed, Transaction, commit, journal_path, recover, remove_any, sweep};
 pub use turn::{confinement, take_turn, transaction};
 
@@ -205,6 +209,12 @@ pub enum RestoreError {
     /// Upstream (`check`, `update`): the source no longer has the skill.
     #[error("the source no longer has a skill `{0}`")]
     Removed(String),
+    /// Something is in the way that the lock cannot account for (another entry's folder).
+    #[error("{0}")]
+    Conflict(String),
+    /// The install pipeline could not go on with it.
+    #[error("{0}")]
+    Pipeline(String),
 }
 
 impl Hint for RestoreError {
@@ -213,6 +223,10 @@ impl Hint for RestoreError {
             RestoreError::Open(err) => err.hint(),
             RestoreError::Install(err) => err.hint(),
             RestoreError::Layout(err) => err.hint(),
+            RestoreError::Conflict(_) => Some(
+                "pass `--force` to replace it (local edits are lost); `skills manifest --check` shows every change"
+                    .into(),
+            ),
             _ => None,
         }
     }

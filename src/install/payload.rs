@@ -18,14 +18,11 @@ pub struct Limits {
     pub max_files: usize,
 }
 
-impl From<&crate::cli::LimitArgs> for Limits {
-    fn from(args: &crate::cli::LimitArgs) -> Limits {
-        Limits {
-            max_file_size: args.max_file_size,
-            max_skill_size: args.max_skill_size,
-            max_files: args.max_files,
-        }
-    }
+/// Every limit on what a source may bring: each skill's, and a web source's downloads.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SourceLimits {
+    pub skill: Limits,
+    pub web: crate::source::web::WebLimits,
 }
 
 impl Limits {
@@ -82,9 +79,44 @@ pub struct Payload {
 }
 
 impl Payload {
+    /// No files (what a link placement is compared with: only its target matters).
+    pub fn empty() -> Payload {
+        Payload {
+            files: Vec::new(),
+            computed_hash: String::new(),
+            notes: Vec::new(),
+            left_out: Vec::new(),
+            store: None,
+            digested: std::sync::OnceLock::new(),
+        }
+    }
+
     /// `relative/path` → `sha256:<hex>` of what is installed.
     pub fn digests(&self) -> lock::Files {
         self.digested().clone()
+    }
+
+    /// The files as the gate lints them.
+    pub fn memory(&self) -> Vec<crate::lint::memory::MemoryFile<'_>> {
+        self.files
+            .iter()
+            .map(|f| crate::lint::memory::MemoryFile {
+                rel: &f.rel,
+                bytes: &f.bytes,
+                executable: f.executable,
+            })
+            .collect()
+    }
+
+    /// The key of the gate's lint of these files as `folder` ([`crate::gate::verdict_key`]).
+    pub fn verdict_key(&self, folder: &str) -> Option<String> {
+        let digests = self.digested();
+        let files: Option<Vec<crate::gate::Keyed<'_>>> = self
+            .files
+            .iter()
+            .map(|f| Some((f.rel.as_str(), digests.get(&f.rel)?.as_str(), f.executable)))
+            .collect();
+        crate::gate::verdict_key(folder, &files?)
     }
 
     /// [`Payload::digests`], borrowed.
@@ -124,14 +156,7 @@ pub fn collect(
     let mut collector = Collector {
         tree,
         limits,
-        payload: Payload {
-            files: Vec::new(),
-            computed_hash: String::new(),
-            notes: Vec::new(),
-            left_out: Vec::new(),
-            store: None,
-            digested: std::sync::OnceLock::new(),
-        },
+        payload: Payload::empty(),
         hashed: Vec::new(),
         total: 0,
         visited: 0,

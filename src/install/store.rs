@@ -4,9 +4,15 @@
 //!
 //! Layout, under `<cache>/store/v1/`:
 //! - `objects/<2 hex>/<62 hex>`: the bytes of one file, named by their sha256, read-only;
-//! - `skills/<computedHash>.json`: what one skill installs — each file's path, digest and
-//!   executable bit, and the folder of its source it was read from. Its modification time is
-//!   its last use: every restore from the store touches it, and [`Store::prune`] goes by it.
+//! - `entries/<key>.json`: what one skill installs — each file's path, length, digest and
+//!   executable bit, and the folder of its source it was read from — filed under its
+//!   [`StoreKey`]: a digest of its source's identity and of every file's path and digest, each
+//!   field length-prefixed, so that no two file sets (and no two sources) share a key. The
+//!   reference's `computedHash` is never a key: it runs names and bytes together without
+//!   separators, and two different folders can share it (a fork's SKILL.md would then be
+//!   restored for the original). Its modification time is its last use: every restore from the
+//!   store touches it, and [`Store::prune`] goes by it. (`skills/`, the folder of the first
+//!   layout, keyed by `computedHash`, is never read; `prune` and `clean` remove it.)
 //!
 //! Invariants: every write is a temp file renamed into place (a crash leaves a stray temp file,
 //! never a short object); every object read is hashed again and a mismatch is removed and
@@ -25,7 +31,7 @@ use crate::install::{Payload, PayloadFile};
 use crate::lock::Files;
 use crate::relpath::RelPath;
 
-const MANIFEST_VERSION: u32 = 1;
+const MANIFEST_VERSION: u32 = 2;
 
 /// The store in a cache dir.
 #[derive(Debug, Clone)]
@@ -49,7 +55,7 @@ impl Folder {
     fn name(self) -> &'static str {
         match self {
             Folder::Objects => "objects",
-            Folder::Skills => "skills",
+            Folder::Skills => "entries",
         }
     }
 
@@ -94,11 +100,43 @@ pub struct Stored {
     pub payload: Payload,
     /// Keys of gate lints that found nothing in these files ([`crate::gate::verdict_key`]).
     pub passed: Vec<String>,
+    /// Where it is filed.
+    pub key: StoreKey,
+}
+
+/// Where a stored skill is filed: sha256 over a tag, the source's identity, then every file's
+/// path and digest in path order, each field preceded by its length, so that no two (source,
+/// file set) pairs share a key, however their names and bytes run together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreKey(String);
+
+impl StoreKey {
+    /// The key of the files `files` (path → `sha256:…`) of the source `identity`; `None` when
+    /// there are no files to key by.
+    pub fn new(identity: &str, files: &Files) -> Option<StoreKey> {
+        use sha2::{Digest as _, Sha256};
+        if files.is_empty() {
+            return None;
+        }
+        let mut hasher = Sha256::new();
+        let mut field = |bytes: &[u8]| {
+            hasher.update((bytes.len() as u64).to_le_bytes());
+            hasher.update(bytes);
+        };
+        field(b"skills store entry v2");
+        field(identity.as_bytes());
+        for (path, digest) in files {
+            field(path.as_str().as_bytes());
+            field(digest.as_bytes());
+        }
+        Some(StoreKey(hex::encode(hasher.finalize())))
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 struct ManifestFile {
     path: String,
+    size: u64,
     digest: String,
     executable: bool,
 }
@@ -143,7 +181,7 @@ impl Store {
     }
 
     fn skills(&self) -> PathBuf {
-        self.root.join("skills")
+        self.root.join(Folder::Skills.name())
     }
 
     /// The name of the object of `digest` (`sha256:<hex>`) in `objects/`: `<2 hex>/<62 hex>`;
@@ -165,17 +203,13 @@ impl Store {
         Some(self.objects().join(Store::object_name(digest)?))
     }
 
-    /// The name of the manifest of the skill `computed_hash` in `skills/`.
-    fn manifest_name(computed_hash: &str) -> Option<String> {
-        let ok = computed_hash.len() == 64
-            && computed_hash
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        ok.then(|| format!("{computed_hash}.json"))
+    /// The name of the manifest filed under `key` in `entries/`.
+    fn manifest_name(key: &StoreKey) -> String {
+        format!("{}.json", key.0)
     }
 
-    fn manifest_path(&self, computed_hash: &str) -> Option<PathBuf> {
-        Some(self.skills().join(Store::manifest_name(computed_hash)?))
+    fn manifest_path(&self, key: &StoreKey) -> PathBuf {
+        self.skills().join(Store::manifest_name(key))
     }
 
     /// The handles of the store's folders, opened once.
@@ -198,13 +232,20 @@ impl Store {
         }
     }
 
-    /// Keeps `payload` (read from the folder `dir` of its source): the objects it lacks, then its
-    /// manifest, with `passed` (the key of a gate lint that found nothing in it). A failure
-    /// leaves the store as it was, less a temp file.
-    pub fn put(&self, dir: &str, payload: &Payload, passed: Option<&str>) -> std::io::Result<()> {
-        let Some(manifest_path) = self.manifest_path(&payload.computed_hash) else {
+    /// Keeps `payload` (read from the folder `dir` of the source `identity`): the objects it
+    /// lacks, then its manifest, with `passed` (the key of a gate lint that found nothing in it).
+    /// A failure leaves the store as it was, less a temp file.
+    pub fn put(
+        &self,
+        identity: &str,
+        dir: &str,
+        payload: &Payload,
+        passed: Option<&str>,
+    ) -> std::io::Result<()> {
+        let Some(key) = StoreKey::new(identity, payload.digested()) else {
             return Ok(());
         };
+        let manifest_path = self.manifest_path(&key);
         let mut files = Vec::with_capacity(payload.files.len());
         let digests = payload.digested();
         for file in &payload.files {
@@ -219,6 +260,7 @@ impl Store {
             }
             files.push(ManifestFile {
                 path: file.rel.to_string(),
+                size: file.bytes.len() as u64,
                 digest,
                 executable: file.executable,
             });
@@ -233,13 +275,11 @@ impl Store {
         write_new(&manifest_path, &bytes, false)
     }
 
-    /// Records beside the stored skill `computed_hash` that a gate lint keyed `key` found nothing
-    /// in it (the key names the files it looked at: a manifest replaced meanwhile never matches
-    /// it). A failure only costs a lint next time.
-    pub fn pass(&self, computed_hash: &str, key: &str) -> std::io::Result<()> {
-        let Some(path) = self.manifest_path(computed_hash) else {
-            return Ok(());
-        };
+    /// Records beside the stored skill filed under `entry` that a gate lint keyed `key` found
+    /// nothing in it (the key names the files it looked at: a manifest replaced meanwhile never
+    /// matches it). A failure only costs a lint next time.
+    pub fn pass(&self, entry: &StoreKey, key: &str) -> std::io::Result<()> {
+        let path = self.manifest_path(entry);
         let bytes = std::fs::read(&path)?;
         let mut manifest: Manifest =
             serde_json::from_slice(&bytes).map_err(std::io::Error::other)?;
@@ -253,17 +293,16 @@ impl Store {
         write_new(&path, &bytes, false)
     }
 
-    /// The skill whose `computedHash` is `computed_hash` and whose installed files are `files`
-    /// (when the lock does not list them: whose files hash to `computed_hash`), with the folder
-    /// of its source; every file hashed again on the way, once.
-    pub fn get(&self, computed_hash: &str, files: &Files) -> Result<Stored, Miss> {
-        let name = Store::manifest_name(computed_hash).ok_or(Miss::Absent)?;
+    /// The skill of the source `identity` whose installed files are exactly `files` (a lock's
+    /// `files`), with the folder of its source; every file's length and digest checked on the
+    /// way, once. A lock entry that lists no files (as the reference writes them) is never
+    /// restored from here: its `computedHash` alone does not tell two file sets apart.
+    pub fn get(&self, identity: &str, computed_hash: &str, files: &Files) -> Result<Stored, Miss> {
+        let key = StoreKey::new(identity, files).ok_or(Miss::Absent)?;
+        let name = Store::manifest_name(&key);
         let bytes = self.read(Folder::Skills, &name).map_err(|_| Miss::Absent)?;
         let manifest: Manifest = serde_json::from_slice(&bytes).map_err(|_| Miss::Absent)?;
-        if manifest.version != MANIFEST_VERSION {
-            return Err(Miss::Absent);
-        }
-        if !files.is_empty() && files.len() != manifest.files.len() {
+        if manifest.version != MANIFEST_VERSION || files.len() != manifest.files.len() {
             return Err(Miss::Differs);
         }
         let mut read: Vec<PayloadFile> = Vec::with_capacity(manifest.files.len());
@@ -272,14 +311,14 @@ impl Store {
         let mut digests = Files::new();
         for file in manifest.files {
             let rel = RelPath::file(&file.path).map_err(|_| Miss::Absent)?;
-            if !files.is_empty() && files.get(&rel) != Some(&file.digest) {
+            if files.get(&rel) != Some(&file.digest) {
                 return Err(Miss::Differs);
             }
             let object = Store::object_name(&file.digest).ok_or(Miss::Absent)?;
             let bytes = self
                 .read(Folder::Objects, &object)
                 .map_err(|_| Miss::Absent)?;
-            if crate::lock::digest(&bytes) != file.digest {
+            if bytes.len() as u64 != file.size || crate::lock::digest(&bytes) != file.digest {
                 let _ = std::fs::remove_file(self.objects().join(&object));
                 return Err(Miss::Corrupt(file.path));
             }
@@ -294,18 +333,8 @@ impl Store {
             });
         }
         read.sort_by(|a, b| a.rel.cmp(&b.rel));
-        if !files.is_empty() && files.len() != read.len() {
+        if files.len() != read.len() {
             return Err(Miss::Differs);
-        }
-        // Without `files` in the lock, the files must hash to the locked `computedHash` (a
-        // skill whose source has a `metadata.json` or links is then read from its source).
-        if files.is_empty() {
-            let hashed = crate::lock::computed_hash(
-                read.iter().map(|f| (f.rel.as_str(), f.bytes.as_slice())),
-            );
-            if hashed != computed_hash {
-                return Err(Miss::Differs);
-            }
         }
         let payload = Payload {
             files: read,
@@ -323,6 +352,7 @@ impl Store {
             dir: manifest.dir,
             payload,
             passed: manifest.passed,
+            key,
         })
     }
 
@@ -330,6 +360,12 @@ impl Store {
     /// objects no remaining skill names.
     pub fn prune(&self, unused: Duration, now: SystemTime) -> std::io::Result<Pruned> {
         let mut pruned = Pruned::default();
+        // The first layout's manifests, keyed by `computedHash`, are never read again.
+        for entry in read_dir(&self.root.join("skills"))? {
+            std::fs::remove_file(entry.path())?;
+            pruned.skills += 1;
+        }
+        let _ = std::fs::remove_dir(self.root.join("skills"));
         let mut kept: std::collections::HashSet<String> = std::collections::HashSet::new();
         for entry in read_dir(&self.skills())? {
             let path = entry.path();
@@ -550,52 +586,55 @@ mod tests {
         }
     }
 
+    const SOURCE: &str = "github\nowner/repo\n";
+
     #[test]
     fn put_get_verify_and_prune() {
         let tmp = tempfile::tempdir().unwrap();
         let store = Store::new(tmp.path());
         let original = payload();
-        store.put("skills/x", &original, None).unwrap();
-        let got = store.get(&original.computed_hash, &Files::new()).unwrap();
+        let hash = original.computed_hash.clone();
+        let files = original.digests();
+        store.put(SOURCE, "skills/x", &original, None).unwrap();
+        let got = store.get(SOURCE, &hash, &files).unwrap();
         assert_eq!(got.dir, "skills/x");
         assert_eq!(got.payload.files, original.files);
-        assert_eq!(
-            got.payload.digests(),
-            original.digests(),
-            "verified digests kept"
-        );
+        assert_eq!(got.payload.digests(), files, "verified digests kept");
         assert!(got.passed.is_empty());
-        // The lock's `files` must match exactly.
-        let mut other = original.digests();
-        other.insert(RelPath::file("more.md").unwrap(), crate::lock::digest(b"m"));
+        // Another source's entry, or no `files` to key by, is never given back.
         assert_eq!(
-            store.get(&original.computed_hash, &other).unwrap_err(),
-            Miss::Differs
-        );
-        assert_eq!(
-            store.get(&"b".repeat(64), &Files::new()).unwrap_err(),
+            store.get("github\nfork/repo\n", &hash, &files).unwrap_err(),
             Miss::Absent
         );
+        assert_eq!(
+            store.get(SOURCE, &hash, &Files::new()).unwrap_err(),
+            Miss::Absent
+        );
+        // The lock's `files` must match exactly.
+        let mut other = files.clone();
+        other.insert(RelPath::file("more.md").unwrap(), crate::lock::digest(b"m"));
+        assert_eq!(store.get(SOURCE, &hash, &other).unwrap_err(), Miss::Absent);
         // A changed object is refused and removed.
         let object = store.object_path(&crate::lock::digest(b"echo")).unwrap();
         std::fs::remove_file(&object).unwrap();
         std::fs::write(&object, "rm -rf ~").unwrap();
         assert_eq!(
-            store
-                .get(&original.computed_hash, &original.digests())
-                .unwrap_err(),
+            store.get(SOURCE, &hash, &files).unwrap_err(),
             Miss::Corrupt("scripts/run.sh".into())
         );
         assert!(!object.exists());
         // Gate verdicts are kept beside the files, the latest few.
-        store.put("skills/x", &original, Some("k0")).unwrap();
-        for key in ["k1", "k2", "k1", "k3", "k4"] {
-            store.pass(&original.computed_hash, key).unwrap();
+        store
+            .put(SOURCE, "skills/x", &original, Some("k0"))
+            .unwrap();
+        let key = StoreKey::new(SOURCE, &files).unwrap();
+        for verdict in ["k1", "k2", "k1", "k3", "k4"] {
+            store.pass(&key, verdict).unwrap();
         }
-        let got = store.get(&original.computed_hash, &Files::new()).unwrap();
+        let got = store.get(SOURCE, &hash, &files).unwrap();
         assert_eq!(got.passed, ["k1", "k2", "k3", "k4"]);
         // Used just now: kept; unused for 0 days: everything goes.
-        store.put("skills/x", &original, None).unwrap();
+        store.put(SOURCE, "skills/x", &original, None).unwrap();
         let now = SystemTime::now();
         let kept = store.prune(Duration::from_secs(3600), now).unwrap();
         assert_eq!(kept, Pruned::default());
@@ -603,6 +642,22 @@ mod tests {
             .prune(Duration::ZERO, now + Duration::from_secs(1))
             .unwrap();
         assert_eq!((pruned.skills, pruned.objects, pruned.bytes), (1, 2, 5));
-        assert!(store.get(&original.computed_hash, &Files::new()).is_err());
+        assert!(store.get(SOURCE, &hash, &files).is_err());
+    }
+
+    #[test]
+    fn keys_tell_apart_what_computed_hash_runs_together() {
+        // `a` + `bc` and `ab` + `c`: one `computedHash`-style concatenation, two keys.
+        let files = |pairs: &[(&str, &str)]| -> Files {
+            pairs
+                .iter()
+                .map(|(p, d)| (RelPath::file(p).unwrap(), (*d).to_owned()))
+                .collect()
+        };
+        let one = StoreKey::new(SOURCE, &files(&[("a", "bc")])).unwrap();
+        let two = StoreKey::new(SOURCE, &files(&[("ab", "c")])).unwrap();
+        assert_ne!(one, two);
+        let other_source = StoreKey::new("github\nowner/repo2\n", &files(&[("a", "bc")]));
+        assert_ne!(Some(one), other_source);
     }
 }

@@ -281,7 +281,11 @@ impl Transaction {
     }
 
     /// Writes `placement` of `payload` into a staging dir beside its target.
-    pub fn stage(&mut self, placement: &Placement, payload: &Payload) -> Result<(), InstallError> {
+    pub(super) fn stage(
+        &mut self,
+        placement: &Placement,
+        payload: &Payload,
+    ) -> Result<(), InstallError> {
         let (dir, name) = split(&placement.path)?;
         let index = self.dir(dir, true)?.ok_or_else(|| InstallError::Write {
             path: dir.to_path_buf(),

@@ -27,7 +27,7 @@ pub mod wire;
 
 pub use guard::Guard;
 pub use hash::{computed_hash, digest, short};
-pub use model::{Files, InstallMode, Lock, LockEntry, SourceType};
+pub use model::{Files, InstallMode, Lock, LockEntry, SourceType, source_identity};
 pub use wire::{EntryWire, LockWire, canonical_json};
 
 pub const PROJECT_LOCK: &str = "skills-lock.json";

@@ -116,6 +116,17 @@ impl LockEntry {
     pub fn source_type(&self) -> SourceType {
         self.source_type.unwrap_or(SourceType::Local)
     }
+
+    /// The identity of this entry's source ([`source_identity`]).
+    pub fn identity(&self) -> String {
+        source_identity(self.source_type(), &self.source, self.source_url.as_deref())
+    }
+}
+
+/// What tells one source from another, for the content store: its kind, `source` and
+/// `sourceUrl`, as a JSON array (unambiguous whatever the strings hold).
+pub fn source_identity(source_type: SourceType, source: &str, source_url: Option<&str>) -> String {
+    serde_json::json!([source_type.as_str(), source, source_url.unwrap_or_default()]).to_string()
 }
 
 /// A lockfile, validated.

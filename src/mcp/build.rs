@@ -161,7 +161,7 @@ pub fn reload(
 ) -> Option<SkillEntry> {
     let roots = [Root {
         path: dir.to_path_buf(),
-        scope: index::Scope::Path,
+        kind: index::RootKind::Path,
     }];
     let mut stream = index::Stream::new(&roots, Load::Frontmatter);
     let entry = stream.next_batch(1).ok()?.into_iter().next()?;

@@ -289,7 +289,7 @@ mod tests {
         std::fs::write(dir.join("references/a.md"), "a").unwrap();
         let roots = [crate::index::Root {
             path: temp.path().to_path_buf(),
-            scope: crate::index::Scope::Path,
+            kind: crate::index::RootKind::Path,
         }];
         let limits = super::super::snapshot::Limits::default();
         let filter = crate::index::NameFilter::default();

@@ -39,6 +39,18 @@ pub struct SourceEnv {
     /// Where the folders a lock's local sources name must be (a project lock: its repository),
     /// `None` for no bound (the user's own lock).
     pub bound: Option<PathBuf>,
+    /// Which folders past `bound` may be read all the same.
+    pub outside: Outside,
+}
+
+/// The local sources past a lock's bound that may be read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outside {
+    /// Folders this machine's user added skills from ([`super::trust`]).
+    pub trusted: Vec<PathBuf>,
+    /// Any folder: every byte read is checked against the lock before anything is written
+    /// (`install`), so a lock can make `skills` write nothing but what it locked.
+    pub verified: bool,
 }
 
 impl SourceEnv {
@@ -67,6 +79,7 @@ impl SourceEnv {
                 .filter(|h| !h.is_empty())
                 .map(PathBuf::from),
             bound: None,
+            outside: Outside::default(),
         }
     }
 
@@ -761,6 +774,7 @@ mod tests {
             cwd: PathBuf::from("/work/proj"),
             home: Some(PathBuf::from("/home/me")),
             bound: None,
+            outside: Outside::default(),
         }
     }
 
@@ -1051,6 +1065,7 @@ mod tests {
             cwd: "/p".into(),
             home: None,
             bound: None,
+            outside: Outside::default(),
         };
         let Ok(Source::Git(git)) = parse("https://user:ghp_secret@example.com/o/r.git", &env)
         else {

@@ -10,6 +10,7 @@ pub mod open;
 pub mod ssh;
 
 pub mod tree;
+pub mod trust;
 pub mod watchdog;
 pub mod web;
 
@@ -34,4 +35,6 @@ pub fn secret_of(url: &str) -> Option<&str> {
     (web || userinfo.contains(':')).then_some(userinfo)
 }
 
-pub use grammar::{GitSource, Provider, Selector, Source, SourceEnv, SourceError, WebKind, parse};
+pub use grammar::{
+    GitSource, Outside, Provider, Selector, Source, SourceEnv, SourceError, WebKind, parse,
+};

@@ -67,7 +67,7 @@ impl Location {
                 };
                 let path = super::grammar::normalize(&path);
                 if let Some(bound) = &env.bound {
-                    check_bound(&entry.source, &path, bound)?;
+                    check_bound(&entry.source, &path, bound, &env.outside)?;
                 }
                 Ok(Location::Folder(path))
             }
@@ -103,7 +103,7 @@ impl Location {
                 };
                 // A repository on this machine is a local folder too.
                 if let (Some(bound), Some(path)) = (&env.bound, git::local_path(&url)) {
-                    check_bound(&entry.source, &path, bound)?;
+                    check_bound(&entry.source, &path, bound, &env.outside)?;
                 }
                 Ok(Location::Git(url))
             }
@@ -124,10 +124,20 @@ fn is_git_url(url: &str) -> bool {
 }
 
 /// A locked folder must be inside `bound` (a project lock's repository), links resolved: a
-/// lock from a clone must not make `skills` read, link or install `~/.ssh`.
-fn check_bound(source: &str, path: &Path, bound: &Path) -> Result<(), OpenError> {
+/// lock from a clone must not make `skills` read, link or install `~/.ssh`. Past it, only a
+/// folder this machine's user added skills from, or any folder where every byte read is
+/// checked against the lock before it is written (`outside`).
+fn check_bound(
+    source: &str,
+    path: &Path,
+    bound: &Path,
+    outside: &super::Outside,
+) -> Result<(), OpenError> {
     let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    if real(path).starts_with(real(bound)) {
+    if real(path).starts_with(real(bound))
+        || outside.verified
+        || super::trust::covers(&outside.trusted, path)
+    {
         Ok(())
     } else {
         Err(OpenError::Outside {
@@ -321,7 +331,7 @@ impl Hint for OpenError {
             }
             OpenError::Web(err) => err.hint(),
             OpenError::Outside { .. } => Some(
-                "a project's lockfile reads local sources inside its repository only; add the skill with `-g` to use a folder elsewhere".into(),
+                "a project's lockfile follows local sources outside its repository only on a machine whose user added them (`skills add FOLDER` there); `skills install` restores them wherever the folder holds the locked bytes".into(),
             ),
             _ => None,
         }

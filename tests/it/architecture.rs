@@ -1,6 +1,8 @@
 //! The shape of the code, checked so that it stays: the top-level modules depend on each other
-//! without a cycle, nothing outside `commands/` uses a command, and no command uses another
-//! (what two commands share lives in a module of its own). Read from the sources: every
+//! without a cycle, nothing outside `commands/` uses a command, no command uses another
+//! (what two commands share lives in a module of its own), no clap type reaches below
+//! `commands/` (flags are resolved into settings at the top), and only the install pipeline
+//! stages writes into agent dirs. Read from the sources: every
 //! `crate::<module>` path outside comments and test modules is an edge.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -116,6 +118,18 @@ fn modules_form_no_cycle_and_commands_stand_alone() {
         if from != "commands" && paths_after(&code, "crate::").contains(&"commands") {
             problems.push(format!("{rel} uses a command"));
         }
+        // Flags and environment become settings at the top (`settings.rs`): below `commands/`
+        // nothing knows the command line.
+        let above = matches!(from, "cli" | "settings" | "commands");
+        if !above
+            && (paths_after(&code, "crate::").contains(&"cli")
+                || code.contains("clap::")
+                || code.contains("use clap"))
+        {
+            problems.push(format!(
+                "{rel} uses a clap type (resolve it in settings.rs)"
+            ));
+        }
         if from == "commands" && rel != "commands/mod.rs" {
             // `commands/add/output.rs` belongs to `add`; `commands/list.rs` to `list`.
             let own = rel
@@ -136,6 +150,21 @@ fn modules_form_no_cycle_and_commands_stand_alone() {
                     problems.push(format!("{rel} uses the command `{other}`"));
                 }
             }
+        }
+    }
+    // The one way to stage a write into an agent dir is the install pipeline.
+    for (rel, text) in &files {
+        let code = code(text);
+        let stages = code.contains(".stage(") || code.contains("fn stage(");
+        if stages
+            && !matches!(
+                rel.as_str(),
+                "install/pipeline.rs" | "install/transaction.rs"
+            )
+        {
+            problems.push(format!(
+                "{rel} stages a write outside the install pipeline (`install::Installer`)"
+            ));
         }
     }
     for cycle in cycles(&graph) {

@@ -298,7 +298,7 @@ fn restored_files_have_their_modes_under_any_umask() {
 
 /// The gate verdicts the store keeps (`passed` in a stored skill's manifest).
 fn verdicts(context: &TestContext) -> Vec<usize> {
-    let dir = cache(context).join("store/v1/skills");
+    let dir = cache(context).join("store/v1/entries");
     let mut counts: Vec<usize> = std::fs::read_dir(dir)
         .unwrap()
         .map(|entry| {
@@ -404,7 +404,7 @@ fn cache_dir_clean_and_prune() {
         output.stderr
     );
     assert_eq!(
-        std::fs::read_dir(cache.join("store/v1/skills"))
+        std::fs::read_dir(cache.join("store/v1/entries"))
             .unwrap()
             .count(),
         3
@@ -420,7 +420,7 @@ fn cache_dir_clean_and_prune() {
         output.stderr
     );
     assert_eq!(
-        std::fs::read_dir(cache.join("store/v1/skills"))
+        std::fs::read_dir(cache.join("store/v1/entries"))
             .unwrap()
             .count(),
         0
@@ -448,11 +448,14 @@ fn cache_dir_clean_and_prune() {
 }
 
 #[test]
-fn a_reference_entry_is_restored_from_the_cache_when_the_network_is_down() {
+fn a_reference_entry_is_never_restored_from_the_store() {
     let context = TestContext::new();
     let remote = Remote::new(&context);
     project_with_flat(&context, &remote);
-    // As `npx skills` writes it: no commit, files, agents or mode.
+    // As `npx skills` writes it: no commit, files, agents or mode. Its `computedHash` alone
+    // runs names and bytes together: another folder can share it (a fork installed anywhere
+    // on this machine), so the store, whose every entry was put there by some project, is not
+    // asked; the source is.
     let mut lock = crate::add::lock(&context);
     for entry in lock["skills"].as_object_mut().unwrap().values_mut() {
         let entry = entry.as_object_mut().unwrap();
@@ -468,17 +471,17 @@ fn a_reference_entry_is_restored_from_the_cache_when_the_network_is_down() {
     drop(remote);
     std::fs::remove_dir_all(context.project.join(".claude")).unwrap();
     let output = skills_at(&context, &github, &["install"]);
-    assert_eq!(output.code, 0, "{}", output.stderr);
-    assert_eq!(
-        output.stderr.matches("; restored from the cache").count(),
-        3,
-        "one line per skill: {}",
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    assert!(
+        !output.stderr.contains("restored from the cache"),
+        "{}",
         output.stderr
     );
-    assert!(
-        context
-            .project
-            .join(".agents/skills/csv-tools/SKILL.md")
-            .is_file()
+    assert_eq!(
+        output.stderr.matches("is not fully pinned").count(),
+        3,
+        "each entry is named as not fully pinned: {}",
+        output.stderr
     );
+    assert!(!context.project.join(".agents/skills/csv-tools").exists());
 }

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use proptest::prelude::*;
 
-use skills::index::{NameFilter, Root, Scope, SkillIndex};
+use skills::index::{NameFilter, Root, RootKind, SkillIndex};
 use skills::lint::{self, Config};
 use skills::skill::{Skill, frontmatter};
 
@@ -140,7 +140,7 @@ proptest! {
         std::fs::write(dir.join("SKILL.md"), skill_md.as_bytes()).unwrap();
         std::fs::write(dir.join("references/data.bin"), &other).unwrap();
         std::fs::write(dir.join("tools.json"), &other).unwrap();
-        let roots = vec![Root { path: temp.path().to_path_buf(), scope: Scope::Path }];
+        let roots = vec![Root { path: temp.path().to_path_buf(), kind: RootKind::Path }];
         let index = SkillIndex::build(roots, &NameFilter::default()).unwrap();
         let report = lint::lint(&index, &Config::default());
         let cwd = temp.path();
@@ -162,8 +162,8 @@ proptest! {
             store: None,
             digested: std::sync::OnceLock::new(),
         };
-        let gate = skills::gate::Gate::new(&skills::cli::GateArgs { allow: Vec::new(), no_verify: false }, &skills::output::Printer::silent()).unwrap();
-        let _ = gate.lint(&payload);
+        let gate = skills::gate::Gate::new(&skills::gate::Policy { allow: Vec::new(), no_verify: false }, &skills::output::Printer::silent()).unwrap();
+        let _ = gate.lint(&payload.memory());
     }
 }
 

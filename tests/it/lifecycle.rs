@@ -581,9 +581,10 @@ fn global_lock_lifecycle() {
     );
 }
 
-/// A project's lock names local folders inside its repository only: a lock from a clone must
-/// not make `skills` read, link or install `~/.ssh` (a bot that runs `skills update` and
-/// commits the result would publish it).
+/// A lock from a clone must not make `skills` link or install `~/.ssh` (a bot that runs `skills
+/// update` and commits the result would publish it): `check` and `update` do not read a local
+/// source past the repository that this machine's user never added, and `install` reads it only
+/// to check it against the lock, which it cannot match.
 #[test]
 fn a_lock_cannot_reach_outside_its_repository() {
     let context = TestContext::new();
@@ -635,18 +636,30 @@ fn a_lock_cannot_reach_outside_its_repository() {
         "skills-lock.json",
         serde_json::to_string_pretty(&json!({"version": 1, "skills": skills})).unwrap(),
     );
-    for args in [
-        &["install"][..],
-        &["install", "--frozen"],
-        &["update", "-y"],
-        &["check"],
-    ] {
+    // `install` may read past the repository (every byte is checked against the lock before it
+    // is written): nothing the lock did not lock is installed, and no link leads out.
+    for args in [&["install"][..], &["install", "--frozen"]] {
         let output = run(context.command().args(args));
-        assert_ne!(output.code, 0, "{args:?}: {}", output.stderr);
-        let said = output.stderr.matches("is outside").count();
+        assert_eq!(output.code, 1, "{args:?}: {}", output.stderr);
         assert!(
-            said == 4 || (args == ["check"] && said >= 1),
-            "{args:?}: every entry is refused for it: {}",
+            output.stderr.contains("the lock says 000000000000"),
+            "{args:?}: {}",
+            output.stderr
+        );
+        assert!(
+            !output.stderr.contains("BEGIN OPENSSH"),
+            "{}",
+            output.stderr
+        );
+    }
+    // `check` and `update` read it only where this machine's user added it: skipped, said.
+    for args in [&["update", "-y"][..], &["check"]] {
+        let output = run(context.command().args(args));
+        assert_eq!(output.code, 0, "{args:?}: {}", output.stderr);
+        assert_eq!(
+            output.stderr.matches("is outside").count(),
+            4,
+            "{args:?}: every entry is skipped for it: {}",
             output.stderr
         );
         assert!(
@@ -670,10 +683,11 @@ fn a_lock_cannot_reach_outside_its_repository() {
     );
 }
 
-/// `add` from a folder outside the project's repository installs (the user named it), and says
-/// at once what the lock's later commands will do with it, not first when `check` refuses it.
+/// `add` from a folder outside the project's repository installs (the user named it), trusts the
+/// folder on this machine (`check` and `update` follow it here) and says so at once; another
+/// user's `check` skips it with a note.
 #[test]
-fn add_from_outside_the_repository_says_the_lock_cannot_use_it() {
+fn add_from_outside_the_repository_is_followed_on_this_machine_only() {
     let context = TestContext::new();
     let canary = crate::hostile::Canary::plant(&context);
     std::fs::create_dir_all(context.project.join(".git")).unwrap();
@@ -699,20 +713,32 @@ fn add_from_outside_the_repository_says_the_lock_cannot_use_it() {
             .args(["-a", "claude-code", "-y"]));
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert!(
-        output.stderr.contains("will refuse it") && output.stderr.contains("is outside"),
+        output.stderr.contains("on this machine only")
+            && output.stderr.contains("outside the project's repository"),
         "{}",
         output.stderr
     );
     assert!(!output.stderr.contains('\u{1b}'), "{:?}", output.stderr);
     let check = run(context.command().args(["check"]));
-    assert!(check.stderr.contains("is outside"), "{}", check.stderr);
-    assert!(!check.stderr.contains('\u{1b}'), "{:?}", check.stderr);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(!check.stderr.contains("skipped"), "{}", check.stderr);
+    let stranger = run(context
+        .command()
+        .arg("check")
+        .env("XDG_DATA_HOME", context.temp.path().join("stranger")));
+    assert_eq!(stranger.code, 0, "{}", stranger.stderr);
+    assert!(
+        stranger.stderr.contains("skipped `tidy`") && stranger.stderr.contains("is outside"),
+        "{}",
+        stranger.stderr
+    );
+    assert!(!stranger.stderr.contains('\u{1b}'), "{:?}", stranger.stderr);
     let output = run(context
         .command()
         .args(["add", "./vendor/neat", "-a", "claude-code", "-y"]));
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert!(
-        !output.stderr.contains("will refuse it"),
+        !output.stderr.contains("on this machine only"),
         "{}",
         output.stderr
     );

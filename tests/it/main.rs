@@ -31,6 +31,7 @@ mod naming;
 mod network;
 mod npx_lock;
 mod pinned;
+mod pipeline;
 mod project_root;
 mod prompt;
 mod prompt_paths;

@@ -9,117 +9,148 @@ mod output;
 
 use self::output::{Installed, describe_plan, list};
 use crate::ask;
-use crate::cli::{AddArgs, AddOptions};
 use crate::error::{Error, ExitStatus};
-use crate::install::{self, Limits, Planned, Staged, Transaction};
-use crate::lock::{InstallMode, LockEntry};
-use crate::offered::{Found, find_offered, open_offered, show_internal, split_source};
+use crate::install::{self, Candidate, Done, Fetched, Installer, Planned, Provenance};
+use crate::lock::InstallMode;
+use crate::offered::{Found, find_offered, open_offered};
 use crate::output::Printer;
 use crate::project::{Scope, Target};
+use crate::settings;
 use crate::source::discover::Offered;
-use crate::source::open::{Opened, Origin};
+use crate::source::open::Opened;
 
-pub fn run(args: &AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
-    let Some((input, options)) = split_source(args.source.as_ref(), &args.options) else {
+/// `skills add`: its source given, or handed to `-a`/`-s` (see [`settings::Add::resolve`]).
+pub fn run(args: &crate::cli::AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
+    let Some(settings) = settings::Add::resolve(args.source.as_ref(), &args.options) else {
         return Err(Error::msg("no source given").with_hint("`skills add owner/repo`, `skills add ./folder`, or a URL; `skills add --help` lists the forms"));
     };
-    install_from(&input, &options, printer)
+    install_from(&settings, printer)
 }
 
-/// A project lock reads local sources inside its repository only (SECURITY.md): say so now when
-/// the skills just installed came from a folder or `file://` repository elsewhere, rather than
-/// when `install`, `check` or `update` of this lock first refuses them.
-fn warn_unlockable(staged: &[Staged], lock: &crate::lock::Lock, scope: &Scope, printer: &Printer) {
+/// A project lock follows local sources outside its repository only where this machine's user
+/// added them (SECURITY.md): a skill just installed from a folder or `file://` repository
+/// elsewhere is recorded as trusted by this user, and said once, so that a teammate's
+/// `check` skipping it comes as no surprise.
+fn trust_outside(done: &[&install::Outcome], scope: &Scope, printer: &Printer) {
     use crate::source::open::{Location, OpenError};
-    let Some(entry) = staged
-        .first()
-        .and_then(|skill| lock.skills.get(&skill.planned.name))
-    else {
+    let Some(entry) = done.first().and_then(|outcome| match &outcome.done {
+        Done::Written(entry) | Done::InPlace(entry) => Some(entry),
+        _ => None,
+    }) else {
         return;
     };
-    if let Err(err @ OpenError::Outside { .. }) =
-        Location::of_entry(entry, &scope.lock_dir(), &scope.source_env())
+    let mut env = scope.source_env();
+    env.outside = crate::source::Outside::default();
+    let Err(OpenError::Outside { .. }) = Location::of_entry(entry, &scope.lock_dir(), &env) else {
+        return;
+    };
+    env.outside.verified = true;
+    let folder = match Location::of_entry(entry, &scope.lock_dir(), &env) {
+        Ok(Location::Folder(path)) => Some(path),
+        Ok(Location::Git(url)) => crate::source::git::local_path(&url),
+        _ => None,
+    };
+    if let Some(folder) = folder
+        && crate::source::trust::record(&folder).is_ok()
     {
         printer.warn(format_args!(
-            "installed, but `install`, `check` and `update` of this lock will refuse it: {err}"
+            "`{}` is outside the project's repository: `check` and `update` follow it on this machine only (elsewhere they skip it); `install` restores it wherever the folder holds the locked bytes",
+            entry.source
         ));
-        printer.hint(
-            "keep the source inside the project's repository, or add with `-g` to use a folder elsewhere",
-        );
     }
 }
 
-/// Installs from the source `input`, as `options` say.
-pub fn install_from(
-    input: &str,
-    args: &AddOptions,
-    printer: &Printer,
-) -> Result<ExitStatus, Error> {
-    let scope = Scope::open(args.global, printer)?;
+/// Installs from the source `settings.source`, as `settings` say.
+pub fn install_from(settings: &settings::Add, printer: &Printer) -> Result<ExitStatus, Error> {
+    let scope = Scope::open(settings.global, printer)?;
     let Found {
-        opened,
-        offered,
-        settings: _,
-    } = open_offered(input, &scope, args.full_depth, &args.limits, printer)?;
-    let show_internal = show_internal();
-    if args.list {
-        return list(&offered, show_internal, &opened, args.json, printer);
+        opened, offered, ..
+    } = open_offered(
+        &settings.source,
+        &scope,
+        settings.full_depth,
+        settings.limits.web,
+        printer,
+    )?;
+    let show_internal = settings.show_internal;
+    if settings.list {
+        return list(&offered, show_internal, &opened, settings.json, printer);
     }
     // At a terminal, whatever the flags leave open is asked; elsewhere nothing ever is.
-    let interactive = !args.yes && !args.all && !args.json && !args.dry_run && ask::terminal();
-    let requested = requested(args, &opened);
+    let interactive =
+        !settings.yes && !settings.all && !settings.json && !settings.dry_run && ask::terminal();
+    let requested = requested(settings, &opened);
     let chosen = if interactive && requested.is_empty() {
         ask::pick_skills(&offered, show_internal)?
     } else {
-        choose(&offered, &requested, args, show_internal)?
+        choose(&offered, &requested, settings, show_internal)?
     };
-    let mut targets = if args.agents.is_empty() && !args.all {
-        if interactive && args.subagents.is_empty() {
+    let mut targets = if settings.agents.is_empty() && !settings.all {
+        if interactive && settings.subagents.is_empty() {
             ask::pick_agents(&scope)?
-        } else if args.subagents.is_empty() {
+        } else if settings.subagents.is_empty() {
             scope.default_targets()
         } else {
             Vec::new()
         }
     } else {
-        let ids = if args.all {
+        let ids = if settings.all {
             vec!["*".to_owned()]
         } else {
-            args.agents.clone()
+            settings.agents.clone()
         };
         scope.targets_for(&ids)?
     };
-    if !args.subagents.is_empty() {
+    if !settings.subagents.is_empty() {
         // Eve's own dir is a target only when `root` is among the subagents.
         targets.retain(|t| !t.agents.contains(&crate::agents::EVE));
-        targets.extend(scope.eve_targets(&args.subagents)?);
+        targets.extend(scope.eve_targets(&settings.subagents)?);
     }
     // Eve alone gets copies, as from the reference (which rewrites Eve's frontmatter).
     let only_eve = targets
         .iter()
         .all(|t| t.agents.iter().all(|a| *a == crate::agents::EVE));
-    let mode = if targets.len() > 1 && !args.copy && !only_eve {
+    let mode = if targets.len() > 1 && !settings.copy && !only_eve {
         InstallMode::Symlink
     } else {
         InstallMode::Copy
     };
-    let limits = Limits::from(&args.limits);
-
-    let (planned, mut skipped) = plan(&chosen, &targets, &scope, mode, printer);
+    let limits = settings.limits.skill;
     let mut agents: Vec<String> = Vec::new();
     for agent in targets.iter().flat_map(|t| t.agents.iter()) {
         if !agents.iter().any(|a| a == agent) {
             agents.push((*agent).to_owned());
         }
     }
-    let _guard = install::take_turn(&scope, printer)?;
-    let mut lock = scope.read_lock()?;
-    let mut transaction = install::transaction(&scope);
-    let Conflicts {
-        planned,
-        conflicts,
-        replaced,
-    } = conflicts(planned, &lock, &opened.origin, args.force, &mut transaction)?;
+    let provenance = Provenance {
+        origin: opened.origin.clone(),
+        skill_path: String::new(),
+        agents: agents.clone(),
+        mode,
+        extra: vec![("subagents".to_owned(), subagents(&settings.subagents))],
+        stamp: true,
+    };
+    let (candidates, mut skipped) = candidates(&chosen, &targets, &scope, &provenance, printer);
+    let policy = install::Policy {
+        gate: settings.gate.clone(),
+        force: settings.force,
+    };
+    let mut installer = Installer::open(&scope, &policy, printer)?;
+    let mut planned: Vec<Planned> = Vec::new();
+    let mut conflicts: Vec<(String, String)> = Vec::new();
+    for candidate in candidates {
+        match installer.plan(candidate)? {
+            // `add` does not fetch what it would write only if it came identical.
+            Ok(plan) => match Installer::undecided(&plan) {
+                Some(why) => {
+                    conflicts.push((plan.candidate.name.clone(), why.clone()));
+                    installer.conflicted(plan, why);
+                }
+                None => planned.push(plan),
+            },
+            Err(conflict) => conflicts.push((conflict.name, conflict.why)),
+        }
+    }
     if planned.is_empty() && !conflicts.is_empty() {
         return Err(Error::msg(format!(
             "not replacing what is there: {}",
@@ -136,9 +167,10 @@ pub fn install_from(
         printer.warn(format_args!("skipped `{name}`: {why}"));
         skipped.push((name.clone(), install::Skip::Conflict(why.clone())));
     }
-    if args.dry_run {
+    if settings.dry_run {
+        let candidates: Vec<&Candidate> = planned.iter().map(|p| &p.candidate).collect();
         printer.plain(&describe_plan(
-            &planned,
+            &candidates,
             opened.tree.as_ref(),
             limits,
             &scope,
@@ -147,61 +179,125 @@ pub fn install_from(
         ))?;
         return Ok(ExitStatus::Success);
     }
-    ask::confirm_install(args.yes || args.all, &planned, &targets, &scope, printer)?;
-    let mut gate = crate::gate::Gate::new(&args.gate, printer)?;
-    gate.remember_locked(&lock, &opened.origin.source);
-    let (transaction, staged, more_skipped) = stage_all(
-        transaction,
-        opened.tree.as_ref(),
-        planned,
-        limits,
-        (&mut gate, &opened.origin),
+    let chosen: Vec<&Candidate> = planned.iter().map(|p| &p.candidate).collect();
+    ask::confirm_install(
+        settings.yes || settings.all,
+        &chosen,
+        &targets,
+        &scope,
         printer,
     )?;
-    skipped.extend(more_skipped);
-    for name in &replaced {
-        // `--force` gave their folder to a skill of another name.
-        lock.skills.remove(name);
+    // Each skill is read while the gate checks the ones before it (on its worker thread).
+    for plan in planned {
+        let payload = match install::collect(opened.tree.as_ref(), plan_dir(&plan), limits) {
+            Ok(payload) => payload,
+            Err(err) => {
+                let reason = install::Skip::Install(err);
+                printer.warn(format_args!("skipped `{}`: {reason}", plan.candidate.name));
+                skipped.push((plan.candidate.name.clone(), reason));
+                continue;
+            }
+        };
+        for note in &payload.notes {
+            printer.warn(format_args!("`{}`: {note}", plan.candidate.name));
+        }
+        installer.offer(plan, payload, Fetched::Elsewhere)?;
     }
-    for skill in &staged {
-        let previous = lock.skills.get(&skill.planned.name);
-        let mut entry = lock_entry(skill, &opened.origin, &agents, mode, previous, scope.global);
-        record_subagents(&mut entry, &args.subagents);
-        entry.allow = gate.allowed_for(&skill.planned.name);
-        lock.skills.insert(skill.planned.name.clone(), entry);
-    }
+    let refused_any = {
+        let outcomes = installer.settle()?;
+        let written = outcomes
+            .iter()
+            .filter(|o| matches!(o.done, Done::Written(_) | Done::InPlace(_)))
+            .count();
+        let refused = outcomes
+            .iter()
+            .filter(|o| matches!(o.done, Done::Refused { .. }))
+            .count();
+        if written == 0 && refused == 0 && conflicts.is_empty() {
+            return Err(nothing_to_install(&skipped));
+        }
+        refused > 0
+    };
     // Every skill refused by the gate: nothing to write, not even the lock.
-    if !staged.is_empty() {
-        crate::install::commit(transaction, Some((&lock, &scope.lock_path)), "installing")?;
+    let outcomes = installer.commit(true, "installing")?;
+    let mut late_conflicts = 0;
+    for outcome in &outcomes {
+        match &outcome.done {
+            Done::Refused { codes, .. } => skipped.push((
+                outcome.candidate.name.clone(),
+                install::Skip::Refused {
+                    codes: codes.clone(),
+                },
+            )),
+            Done::Conflict(why) if !conflicts.iter().any(|(n, _)| *n == outcome.candidate.name) => {
+                printer.warn(format_args!("skipped `{}`: {why}", outcome.candidate.name));
+                skipped.push((
+                    outcome.candidate.name.clone(),
+                    install::Skip::Conflict(why.clone()),
+                ));
+                late_conflicts += 1;
+            }
+            _ => {}
+        }
     }
-    warn_unlockable(&staged, &lock, &scope, printer);
-    if !staged.is_empty() || args.json {
-        let installed = Installed {
-            staged: &staged,
+    let done: Vec<&install::Outcome> = outcomes
+        .iter()
+        .filter(|o| matches!(o.done, Done::Written(_) | Done::InPlace(_)))
+        .collect();
+    trust_outside(&done, &scope, printer);
+    if !done.is_empty() || settings.json {
+        let report = Installed {
+            skills: &done,
             skipped: &skipped,
             agents: &agents,
             origin: &opened.origin,
             mode,
             scope: &scope,
         };
-        installed.report(args.json, printer)?;
+        report.report(settings.json, printer)?;
     }
-    if !conflicts.is_empty() {
+    let not_replaced = conflicts.len() + late_conflicts;
+    if not_replaced > 0 {
         printer.hint(format_args!(
-            "{} skill(s) were not replaced; pass `--force` to replace them (local edits are lost)",
-            conflicts.len()
+            "{not_replaced} skill(s) were not replaced; pass `--force` to replace them (local edits are lost)"
         ));
     }
-    Ok(if gate.refused_any() || !conflicts.is_empty() {
+    Ok(if refused_any || not_replaced > 0 {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
     })
 }
 
+/// The folder of a planned skill inside its source.
+fn plan_dir(plan: &Planned) -> &crate::relpath::RelPath {
+    &plan.candidate.dir
+}
+
+/// Every chosen skill was skipped: why each was is in its warning above; the error names them,
+/// and the hint gives the distinct hints of those reasons (a limit to raise), if any.
+fn nothing_to_install(skipped: &Skipped) -> Error {
+    let names: Vec<String> = skipped.iter().map(|(n, _)| format!("`{n}`")).collect();
+    let mut hints: Vec<String> = Vec::new();
+    for more in skipped.iter().filter_map(|(_, r)| r.hint()) {
+        if !hints.contains(&more) {
+            hints.push(more);
+        }
+    }
+    let error = Error::msg(format!(
+        "nothing to install: every chosen skill was skipped ({})",
+        names.join(", ")
+    ));
+    if hints.is_empty() {
+        error
+    } else {
+        error.with_hint(hints.join("; "))
+    }
+}
+
 /// The lock's `subagents` (as the reference writes it: `""` for Eve's root agent), kept only
-/// when Eve is installed for more than its root agent.
-fn record_subagents(entry: &mut LockEntry, subagents: &[String]) {
+/// when Eve is installed for more than its root agent; `None` takes it out.
+fn subagents(subagents: &[String]) -> Option<serde_json::Value> {
     let names: Vec<String> = subagents
         .iter()
         .map(|s| match s.as_str() {
@@ -209,20 +305,16 @@ fn record_subagents(entry: &mut LockEntry, subagents: &[String]) {
             other => other.to_owned(),
         })
         .collect();
-    if names.is_empty() || names == [""] {
-        entry.extra.remove("subagents");
-    } else {
-        entry.extra.insert("subagents".into(), json!(names));
-    }
+    (!names.is_empty() && names != [""]).then(|| json!(names))
 }
 
 /// Skill names asked for: `--skill` plus `@skill` of the source string.
-fn requested(args: &AddOptions, opened: &Opened) -> Vec<String> {
-    let mut names = args.skills.clone();
+fn requested(settings: &settings::Add, opened: &Opened) -> Vec<String> {
+    let mut names = settings.skills.clone();
     if let Some(skill) = &opened.skill {
         names.push(skill.clone());
     }
-    if args.all {
+    if settings.all {
         names.push("*".into());
     }
     names
@@ -232,7 +324,7 @@ fn requested(args: &AddOptions, opened: &Opened) -> Vec<String> {
 fn choose(
     offered: &[Offered],
     names: &[String],
-    args: &AddOptions,
+    settings: &settings::Add,
     show_internal: bool,
 ) -> Result<Vec<Offered>, Error> {
     let visible: Vec<&Offered> = offered
@@ -245,7 +337,7 @@ fn choose(
     if names.is_empty() {
         return match visible.as_slice() {
             [one] => Ok(vec![(*one).clone()]),
-            _ if args.yes => Ok(visible.into_iter().cloned().collect()),
+            _ if settings.yes => Ok(visible.into_iter().cloned().collect()),
             _ => Err(Error::msg(format!("the source offers {} skills; which ones?", visible.len()))
                 .with_hint("pass `--skill NAME` (repeatable, or `--skill '*'` for all), or `-y` to install all; `--list` shows them")),
         };
@@ -268,16 +360,17 @@ fn choose(
     Ok(chosen)
 }
 
-/// Where each chosen skill goes; a name that cannot be a folder name is skipped.
-fn plan(
+/// Each chosen skill as a candidate of the pipeline; a name that cannot be a folder name is
+/// skipped.
+fn candidates(
     chosen: &[Offered],
     targets: &[Target],
     scope: &Scope,
-    mode: InstallMode,
+    provenance: &Provenance,
     printer: &Printer,
-) -> (Vec<Planned>, Skipped) {
+) -> (Vec<Candidate>, Skipped) {
     let dirs: Vec<PathBuf> = targets.iter().map(|t| t.dir.clone()).collect();
-    let mut planned = Vec::new();
+    let mut candidates = Vec::new();
     let mut skipped = Vec::new();
     for offered in chosen {
         let Some(folder) = crate::skill::name::folder_name(&offered.name) else {
@@ -286,213 +379,22 @@ fn plan(
             skipped.push((offered.name.clone(), reason));
             continue;
         };
-        planned.push(Planned {
+        let mut provenance = provenance.clone();
+        provenance.skill_path =
+            crate::source::tree::join(offered.path.as_str(), crate::skill::SKILL_MD);
+        if let Some(digest) = &offered.digest {
+            provenance.origin.digest = Some(digest.clone());
+        }
+        candidates.push(Candidate {
             name: offered.name.clone(),
-            placements: install::placements(&folder, &dirs, &scope.canonical, mode),
+            placements: install::placements(&folder, &dirs, &scope.canonical, provenance.mode),
             folder,
-            source_dir: offered.path.clone(),
-            skill_path: crate::source::tree::join(offered.path.as_str(), crate::skill::SKILL_MD),
-            digest: offered.digest.clone(),
+            provenance,
+            dir: offered.path.clone(),
         });
     }
-    (planned, skipped)
+    (candidates, skipped)
 }
 
 /// Skills left out, with why.
 pub type Skipped = Vec<(String, install::Skip)>;
-
-/// Reads each planned skill from the source, passes it through the install gate, and stages it;
-/// a skill that cannot be installed (a symlink leaving the source, over a limit) is skipped and
-/// reported, one the gate refuses too. Errors only when nothing is left and nothing was refused,
-/// or when writing fails (then nothing is left behind either).
-pub fn stage_all(
-    mut transaction: Transaction,
-    tree: &dyn crate::source::tree::SourceTree,
-    planned: Vec<Planned>,
-    limits: Limits,
-    (gate, origin): (&mut crate::gate::Gate, &Origin),
-    printer: &Printer,
-) -> Result<(Transaction, Vec<Staged>, Skipped), Error> {
-    let mut staged = Vec::new();
-    let mut skipped = Vec::new();
-    // The gate checks each skill on the thread pool while the next ones are read.
-    let mut checked = crate::gate::Pipeline::new(gate, origin);
-    for skill in planned {
-        let payload = match install::collect(tree, &skill.source_dir, limits) {
-            Ok(payload) => payload,
-            Err(err) => {
-                let reason = install::Skip::Install(err);
-                printer.warn(format_args!("skipped `{}`: {reason}", skill.name));
-                skipped.push((skill.name.clone(), reason));
-                continue;
-            }
-        };
-        for note in &payload.notes {
-            printer.warn(format_args!("`{}`: {note}", skill.name));
-        }
-        checked.push(skill, payload);
-        while let Some(passed) = checked.next(false, printer) {
-            staged.push(stage_one(&mut transaction, passed)?);
-        }
-    }
-    while let Some(passed) = checked.next(true, printer) {
-        staged.push(stage_one(&mut transaction, passed)?);
-    }
-    drop(checked);
-    skipped.extend(gate.refusals());
-    if staged.is_empty() && !gate.refused_any() {
-        // Why each was skipped is in its warning above; the error names them, and the hint
-        // gives the distinct hints of those reasons (a limit to raise), if any.
-        let names: Vec<String> = skipped.iter().map(|(n, _)| format!("`{n}`")).collect();
-        let mut hints: Vec<String> = Vec::new();
-        for more in skipped.iter().filter_map(|(_, r)| r.hint()) {
-            if !hints.contains(&more) {
-                hints.push(more);
-            }
-        }
-        let error = Error::msg(format!(
-            "nothing to install: every chosen skill was skipped ({})",
-            names.join(", ")
-        ));
-        return Err(if hints.is_empty() {
-            error
-        } else {
-            error.with_hint(hints.join("; "))
-        });
-    }
-    Ok((transaction, staged, skipped))
-}
-
-/// Stages every placement of `skill`.
-fn stage_one(transaction: &mut Transaction, passed: crate::gate::Passed) -> Result<Staged, Error> {
-    let crate::gate::Passed {
-        skill,
-        payload,
-        digests,
-    } = passed;
-    for placement in &skill.placements {
-        transaction
-            .stage(placement, &payload)
-            .map_err(|err| install::SkillError::new(&skill.name, err))?;
-    }
-    Ok(Staged {
-        computed_hash: payload.computed_hash,
-        digests,
-        planned: skill,
-    })
-}
-
-/// The planned skills split by whether they may be written, from [`conflicts`].
-pub struct Conflicts {
-    /// What may be written.
-    pub planned: Vec<Planned>,
-    /// What may not without `--force`, each with why (naming both sources when there are two).
-    pub conflicts: Vec<(String, String)>,
-    /// Names whose lock entries `--force` gives up: their folder goes to a skill of another name.
-    pub replaced: Vec<String>,
-}
-
-/// Folders the lock does not know are someone's work; a name locked from another source is
-/// someone else's skill; an installed copy that differs from what the lock says was installed
-/// holds local edits; a folder locked under another name (`PDF`, `pdf`) is another skill's.
-/// Each is left out without `--force` (the others go in), and said.
-pub fn conflicts(
-    planned: Vec<Planned>,
-    lock: &crate::lock::Lock,
-    origin: &Origin,
-    force: bool,
-    transaction: &mut Transaction,
-) -> Result<Conflicts, Error> {
-    let mut out = Conflicts {
-        planned: Vec::new(),
-        conflicts: Vec::new(),
-        replaced: Vec::new(),
-    };
-    for skill in planned {
-        let mut problems = Vec::new();
-        for (other, entry) in lock.skills.iter().filter(|(name, _)| {
-            **name != skill.name
-                && crate::skill::name::folder_name(name).as_deref() == Some(skill.folder.as_str())
-        }) {
-            problems.push(format!(
-                "`{}` would go into the folder of `{other}`, installed from `{}`",
-                skill.name, entry.source
-            ));
-            out.replaced.push(other.clone());
-        }
-        match lock.skills.get(&skill.name) {
-            Some(entry) if entry.source != origin.source => {
-                problems.push(format!(
-                    "`{}` is installed from `{}`, not from `{}`",
-                    skill.name, entry.source, origin.source
-                ));
-            }
-            Some(entry) => {
-                problems.extend(install::edits(
-                    &skill.name,
-                    entry,
-                    &skill.placements,
-                    None,
-                    transaction,
-                )?);
-            }
-            None => {
-                for placement in &skill.placements {
-                    if transaction.exists(&placement.path)? {
-                        problems.push(format!(
-                            "`{}` exists and is not in the lockfile",
-                            placement.path.display()
-                        ));
-                    }
-                }
-            }
-        }
-        if problems.is_empty() || force {
-            out.planned.push(skill);
-        } else {
-            out.conflicts.push((skill.name, problems.join("; ")));
-        }
-    }
-    if !force {
-        out.replaced.clear();
-    }
-    Ok(out)
-}
-
-pub fn lock_entry(
-    skill: &Staged,
-    origin: &Origin,
-    agents: &[String],
-    mode: InstallMode,
-    previous: Option<&LockEntry>,
-    global: bool,
-) -> LockEntry {
-    let now = global.then(|| {
-        jiff::Timestamp::now()
-            .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
-            .to_string()
-    });
-    LockEntry {
-        source: origin.source.clone(),
-        source_type: Some(origin.source_type),
-        source_url: origin.source_url.clone(),
-        git_ref: origin.git_ref.clone(),
-        skill_path: Some(skill.planned.skill_path.clone()),
-        computed_hash: skill.computed_hash.clone(),
-        commit: origin.commit.clone(),
-        digest: skill
-            .planned
-            .digest
-            .clone()
-            .or_else(|| origin.digest.clone()),
-        agents: agents.to_vec(),
-        mode: Some(mode),
-        files: skill.digests.clone(),
-        allow: Vec::new(),
-        installed_at: previous
-            .and_then(|p| p.installed_at.clone())
-            .or_else(|| now.clone()),
-        updated_at: now,
-        extra: previous.map(|p| p.extra.clone()).unwrap_or_default(),
-    }
-}

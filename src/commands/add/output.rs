@@ -6,8 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::error::{Error, ExitStatus};
-use crate::install::{self, Limits};
-use crate::install::{Planned, Staged};
+use crate::install::{self, Candidate, Done, Limits, Outcome};
 use crate::lock::{InstallMode, SourceType};
 use crate::output::Printer;
 use crate::project::{Scope, shown};
@@ -23,7 +22,7 @@ pub fn origin_label(origin: &Origin) -> String {
 
 /// What a dry run shows: each skill (read and checked, then dropped) and where it would go.
 pub fn describe_plan(
-    planned: &[Planned],
+    planned: &[&Candidate],
     tree: &dyn crate::source::tree::SourceTree,
     limits: Limits,
     scope: &Scope,
@@ -36,7 +35,7 @@ pub fn describe_plan(
         mode.as_str()
     );
     for skill in planned {
-        match install::collect(tree, &skill.source_dir, limits) {
+        match install::collect(tree, &skill.dir, limits) {
             Ok(payload) => {
                 let _ = writeln!(out, "  {} ({} files)", skill.name, payload.files.len());
             }
@@ -127,7 +126,8 @@ struct JsonOffer<'a> {
 
 /// What one `add` installed, for its report.
 pub struct Installed<'a> {
-    pub staged: &'a [Staged],
+    /// Outcomes written or found in place.
+    pub skills: &'a [&'a Outcome],
     pub skipped: &'a [(String, crate::install::Skip)],
     pub agents: &'a [String],
     pub origin: &'a Origin,
@@ -141,7 +141,7 @@ impl Installed<'_> {
     /// names, `mode`, `security`) and ours, or lines on stderr.
     pub fn report(&self, as_json: bool, printer: &Printer) -> Result<(), Error> {
         let Installed {
-            staged,
+            skills: installed,
             skipped,
             agents,
             origin,
@@ -151,19 +151,19 @@ impl Installed<'_> {
         if !as_json {
             printer.status(format_args!(
                 "Installed {} skill(s) from {}:",
-                staged.len(),
+                installed.len(),
                 origin_label(origin)
             ));
-            for skill in staged {
+            for skill in installed {
                 let paths: Vec<String> = skill
-                    .planned
+                    .candidate
                     .placements
                     .iter()
                     .map(|p| shown(&p.path, scope))
                     .collect();
                 printer.status(format_args!(
                     "  {} → {} ({})",
-                    skill.planned.name,
+                    skill.candidate.name,
                     paths.join(", "),
                     mode.as_str()
                 ));
@@ -184,17 +184,21 @@ impl Installed<'_> {
             _ => origin.source.clone(),
         };
         let scope_name = if scope.global { "global" } else { "project" };
-        let mut skills: Vec<JsonAdded<'_>> = staged
+        let mut skills: Vec<JsonAdded<'_>> = installed
             .iter()
             .map(|s| {
+                let hash = match &s.done {
+                    Done::Written(entry) | Done::InPlace(entry) => entry.computed_hash.as_str(),
+                    _ => "",
+                };
                 JsonAdded::Installed(Box::new(JsonInstalled {
-                    name: &s.planned.name,
+                    name: &s.candidate.name,
                     status: "installed",
                     source: &source,
                     git_ref: origin.git_ref.as_deref(),
-                    hash: &s.computed_hash,
+                    hash,
                     path: s
-                        .planned
+                        .candidate
                         .placements
                         .first()
                         .map(|p| p.path.display().to_string()),
@@ -202,16 +206,16 @@ impl Installed<'_> {
                     agents: &display_names,
                     mode: mode.as_str(),
                     security: None,
-                    folder: &s.planned.folder,
+                    folder: &s.candidate.folder,
                     paths: s
-                        .planned
+                        .candidate
                         .placements
                         .iter()
                         .map(|p| shown(&p.path, scope))
                         .collect(),
                     agent_ids: agents,
                     commit: origin.commit.as_deref(),
-                    files: s.digests.len(),
+                    files: s.files.len(),
                 }))
             })
             .collect();

@@ -43,16 +43,6 @@ impl Default for WebLimits {
     }
 }
 
-impl From<&crate::cli::LimitArgs> for WebLimits {
-    fn from(args: &crate::cli::LimitArgs) -> WebLimits {
-        WebLimits {
-            download: args.max_download_size,
-            extracted: args.max_extracted_size,
-            files: args.max_files,
-        }
-    }
-}
-
 impl WebLimits {
     /// An archive an index names with its digest may be as large as the index format allows.
     fn for_indexed_archive(self) -> WebLimits {

@@ -6,6 +6,7 @@
 
 mod archive;
 mod checkout;
+mod collision;
 mod container;
 mod git;
 mod lockfile;

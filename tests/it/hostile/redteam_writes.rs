@@ -255,16 +255,30 @@ fn a_project_without_a_repository_keeps_local_sources_in_its_folder() {
                 "source": source, "sourceType": "local", "computedHash": zeros,
             }}}),
         );
-        for args in [&["update", "-y"][..], &["install", "--frozen"], &["check"]] {
+        // `check` and `update` skip it (this machine's user never added it) and go on.
+        for args in [&["update", "-y"][..], &["check"]] {
             let output = skills(&context, args);
-            assert_ne!(output.code, 0, "{source} {args:?}: {}", output.stderr);
+            assert_eq!(output.code, 0, "{source} {args:?}: {}", output.stderr);
             says(
                 &output.stderr,
-                &["is outside", "the folder) of the lockfile"],
+                &[
+                    "skipped `company-internal`",
+                    "is outside",
+                    "the folder) of the lockfile",
+                ],
             );
             nothing_copied(&context, "CANARY-43");
             canary.assert_untouched();
         }
+        // `install` reads it only to check it against the lock, which it cannot match.
+        let output = skills(&context, &["install", "--frozen"]);
+        assert_eq!(output.code, 1, "{source}: {}", output.stderr);
+        says(
+            &output.stderr,
+            &["cannot be reproduced exactly", "nothing was written"],
+        );
+        nothing_copied(&context, "CANARY-43");
+        canary.assert_untouched();
     }
     // A local source inside the project still works.
     context.write("vendor/inside/SKILL.md", skill_md("inside"));

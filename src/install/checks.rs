@@ -1,8 +1,9 @@
-//! The gate of `add`, overlapped with reading: each skill read out of the source is linted on a
-//! worker thread while the next ones are read, and handed back in the order read, with the gate's
-//! decision taken (and printed) on the calling thread. The worker also hashes the files for the
-//! lock, work the calling thread did before. At most [`WINDOW`] skills are in flight, so memory
-//! stays bounded however many skills come.
+//! The gate's checks in the install pipeline, overlapped with reading: each skill read out of its source is linted on a
+//! worker thread while the next ones are read, and handed back in the order pushed. The worker
+//! also hashes the files for the lock, and skips the lint of files a stored verdict says this
+//! build found clean ([`crate::gate::verdict_key`]). Judging the findings is the pipeline's
+//! ([`crate::gate::Gate::judge`], on the calling thread, where it prints). At most [`WINDOW`] skills
+//! are in flight, so memory stays bounded however many skills come.
 //!
 //! One worker that sleeps on a condition variable, rather than the rayon pool: its idle workers
 //! spin before they sleep, and on two cores that spinning takes time from the thread that reads
@@ -16,38 +17,70 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
-use super::{Gate, lint};
-use crate::install::Payload;
-use crate::install::Planned;
+use super::Payload;
+use crate::gate::{Gate, lint};
 use crate::lint::{Config, Diagnostic};
-use crate::output::Printer;
-use crate::source::open::Origin;
 
-/// Most skills read and not yet decided on.
+/// Most skills pushed and not yet taken.
 pub const WINDOW: usize = 16;
 /// Skills handed to the worker at once.
 pub const BATCH: usize = 4;
 
-/// A skill the gate let through, with the digests of its files (`relative/path` → `sha256:…`).
-pub struct Passed {
-    pub skill: Planned,
+/// One skill checked.
+pub struct Checked {
     pub payload: Payload,
+    /// What the gate found; `None` when it is off (nothing looked at).
+    pub findings: Option<Vec<Diagnostic>>,
+    /// The digests of its files (`relative/path` → `sha256:…`).
     pub digests: crate::lock::Files,
+    /// The key of this lint ([`crate::gate::verdict_key`]), when the build can be told apart.
+    pub key: Option<String>,
+    /// A stored verdict said these files are clean: nothing was linted.
+    pub known: bool,
 }
 
-/// What checking one skill gives back.
-type Checked = (Payload, Vec<Diagnostic>, crate::lock::Files);
+impl Checked {
+    /// The key of a lint that ran now and found nothing: a verdict worth keeping.
+    pub fn clean_key(&self) -> Option<&str> {
+        let clean = !self.known && self.findings.as_ref().is_some_and(Vec::is_empty);
+        self.key.as_deref().filter(|_| clean)
+    }
+}
 
-/// One skill to check: its number in the order read, the folder it is linted as, its files.
-type Job = (u64, String, Payload);
+/// One skill to check: its number in the order pushed, the folder it is linted as, its files,
+/// and the keys of lints that found these files clean before.
+struct Job {
+    number: u64,
+    folder: String,
+    payload: Payload,
+    passed: Vec<String>,
+}
 
-/// Checks one skill; `None` if the check panicked (a bug): the skill is then refused, and the
-/// other skills are still checked, whichever thread this runs on.
-fn check(config: &Config, folder: &str, payload: Payload) -> Option<Checked> {
+/// Checks one skill; `None` if the check panicked (a bug): the caller then refuses the skill,
+/// and the other skills are still checked, whichever thread this runs on.
+fn check(config: &Config, job: Job) -> Option<Checked> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let findings = lint(config, folder, &payload);
+        let Job {
+            folder,
+            payload,
+            passed,
+            ..
+        } = job;
         let digests = payload.digests();
-        (payload, findings, digests)
+        let key = payload.verdict_key(&folder);
+        let known = key.as_ref().is_some_and(|key| passed.contains(key));
+        let findings = if known {
+            Vec::new()
+        } else {
+            lint(config, &folder, &payload.memory())
+        };
+        Checked {
+            payload,
+            findings: Some(findings),
+            digests,
+            key,
+            known,
+        }
     }))
     .ok()
 }
@@ -66,7 +99,7 @@ struct State {
     jobs: VecDeque<Job>,
     /// Done, not taken yet (`None`: the check panicked).
     done: HashMap<u64, Option<Checked>>,
-    /// No more jobs will come (the pipeline is dropped).
+    /// No more jobs will come (the checks are dropped).
     closed: bool,
     /// The worker stopped (it panicked, or the queue closed).
     gone: bool,
@@ -87,7 +120,7 @@ impl Queue {
     fn work(&self, config: &Config) {
         loop {
             let mut state = self.lock();
-            let (number, folder, payload) = loop {
+            let job = loop {
                 if let Some(job) = state.jobs.pop_front() {
                     break job;
                 }
@@ -97,7 +130,8 @@ impl Queue {
                 state = self.wait(state);
             };
             drop(state);
-            let checked = check(config, &folder, payload);
+            let number = job.number;
+            let checked = check(config, job);
             self.lock().done.insert(number, checked);
             self.changed.notify_all();
         }
@@ -116,7 +150,7 @@ impl Drop for Stopping {
 }
 
 /// Where the check of one skill is.
-enum Answer {
+pub enum Answer {
     Done(Box<Checked>),
     /// Not done yet (asked without waiting).
     Pending,
@@ -124,50 +158,51 @@ enum Answer {
     Lost,
 }
 
-/// Skills on their way through the gate.
-pub struct Pipeline<'a> {
-    gate: &'a mut Gate,
-    origin: &'a Origin,
-    config: Arc<Config>,
+/// Skills on their way through the gate's checks.
+pub struct Checks {
+    /// `None` when the gate is off: nothing is linted.
+    config: Option<Arc<Config>>,
     queue: Arc<Queue>,
     worker: Option<JoinHandle<()>>,
-    /// Read, not yet handed to the worker.
+    /// Pushed, not yet handed to the worker.
     batch: Vec<Job>,
-    /// Skills pushed and not handed back yet, in order, with their numbers; with the gate off,
-    /// their payloads.
-    in_flight: VecDeque<(Planned, u64, Option<Payload>)>,
+    /// With the gate off: the payloads pushed, by number.
+    unchecked: HashMap<u64, Payload>,
     /// The number of the next skill pushed.
     next_number: u64,
 }
 
-impl<'a> Pipeline<'a> {
-    pub fn new(gate: &'a mut Gate, origin: &'a Origin) -> Pipeline<'a> {
-        let config = Arc::clone(&gate.config);
-        Pipeline {
-            gate,
-            origin,
-            config,
+impl Checks {
+    pub fn new(gate: &Gate) -> Checks {
+        Checks {
+            config: gate.config(),
             queue: Arc::default(),
             worker: None,
             batch: Vec::new(),
-            in_flight: VecDeque::new(),
+            unchecked: HashMap::new(),
             next_number: 0,
         }
     }
 
-    /// Starts checking `payload` of `skill`.
-    pub fn push(&mut self, skill: Planned, payload: Payload) {
+    /// Starts checking `payload` installed as `folder`; `passed` are the keys of lints that
+    /// found these files clean before (kept in the store). Returns its number.
+    pub fn push(&mut self, folder: &str, payload: Payload, passed: Vec<String>) -> u64 {
         let number = self.next_number;
         self.next_number += 1;
-        if self.gate.off {
-            self.in_flight.push_back((skill, number, Some(payload)));
-            return;
+        if self.config.is_none() {
+            self.unchecked.insert(number, payload);
+            return number;
         }
-        self.batch.push((number, skill.folder.clone(), payload));
-        self.in_flight.push_back((skill, number, None));
+        self.batch.push(Job {
+            number,
+            folder: folder.to_owned(),
+            payload,
+            passed,
+        });
         if self.batch.len() >= BATCH {
             self.flush();
         }
+        number
     }
 
     /// Hands the batch to the worker, starting it on first use.
@@ -175,9 +210,12 @@ impl<'a> Pipeline<'a> {
         if self.batch.is_empty() {
             return;
         }
+        let Some(config) = &self.config else {
+            return;
+        };
         if self.worker.is_none() {
             let queue = Arc::clone(&self.queue);
-            let config = Arc::clone(&self.config);
+            let config = Arc::clone(config);
             // A thread that cannot be started leaves every check to the calling thread.
             self.worker = std::thread::Builder::new()
                 .name("gate".into())
@@ -193,7 +231,23 @@ impl<'a> Pipeline<'a> {
 
     /// The check of skill `number`: taken when done; without `block`, pending when it is not;
     /// with it, checked here when the worker has not started it yet, else waited for.
-    fn checked(&self, number: u64, block: bool) -> Answer {
+    pub fn take(&mut self, number: u64, block: bool) -> Answer {
+        if let Some(payload) = self.unchecked.remove(&number) {
+            let digests = payload.digests();
+            return Answer::Done(Box::new(Checked {
+                payload,
+                findings: None,
+                digests,
+                key: None,
+                known: false,
+            }));
+        }
+        let Some(config) = self.config.clone() else {
+            return Answer::Lost;
+        };
+        if block {
+            self.flush();
+        }
         let mut state = self.queue.lock();
         loop {
             match state.done.remove(&number) {
@@ -206,11 +260,12 @@ impl<'a> Pipeline<'a> {
             }
             // The worker takes the oldest job first, so ours, if not started, leads the queue;
             // a later one there is checked here too, and the loop looks again.
-            if let Some((job, folder, payload)) = state.jobs.pop_front() {
+            if let Some(job) = state.jobs.pop_front() {
                 drop(state);
-                let checked = check(&self.config, &folder, payload);
+                let done = job.number;
+                let checked = check(&config, job);
                 state = self.queue.lock();
-                state.done.insert(job, checked);
+                state.done.insert(done, checked);
                 continue;
             }
             if state.gone {
@@ -219,53 +274,9 @@ impl<'a> Pipeline<'a> {
             state = self.queue.wait(state);
         }
     }
-
-    /// The next skill the gate lets through, in the order pushed. Without `wait`, only when its
-    /// check is done or the window is full; with it, until none is left. Refused skills are
-    /// reported and passed over.
-    pub fn next(&mut self, wait: bool, printer: &Printer) -> Option<Passed> {
-        loop {
-            let block = wait || self.in_flight.len() >= WINDOW;
-            if block {
-                self.flush();
-            }
-            let (skill, number, unchecked) = self.in_flight.pop_front()?;
-            let checked = match unchecked {
-                Some(payload) => {
-                    let digests = payload.digests();
-                    Some((payload, Vec::new(), digests))
-                }
-                None => match self.checked(number, block) {
-                    Answer::Done(checked) => Some(*checked),
-                    Answer::Lost => None,
-                    Answer::Pending => {
-                        self.in_flight.push_front((skill, number, None));
-                        return None;
-                    }
-                },
-            };
-            let Some((payload, findings, digests)) = checked else {
-                // The check ended without an answer (a bug): never install unchecked.
-                self.gate
-                    .refuse(&skill.name, "its check did not complete", printer);
-                continue;
-            };
-            if self
-                .gate
-                .decide_planned(&skill, self.origin, &findings, printer)
-                .is_some()
-            {
-                return Some(Passed {
-                    skill,
-                    payload,
-                    digests,
-                });
-            }
-        }
-    }
 }
 
-impl Drop for Pipeline<'_> {
+impl Drop for Checks {
     fn drop(&mut self) {
         if let Some(worker) = self.worker.take() {
             // Dropped early (a write failed): what is not started never will be needed.
