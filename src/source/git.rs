@@ -2,15 +2,19 @@
 //! one commit needed, trees read from the object database.
 //!
 //! Invariants: a commit already in the cache is never fetched again (a ref advertisement is all
-//! it costs); local repositories (`file://`, paths) are opened in place, never copied; credentials
-//! come from `GITHUB_TOKEN`/`GH_TOKEN` (GitHub over HTTPS only) or the ssh agent, and no prompt is
-//! ever shown; the cache repository is locked while it is fetched into, so concurrent runs wait.
+//! it costs); local repositories (`file://`, paths) are opened in place, never
+//! copied; credentials come from `GITHUB_TOKEN`/`GH_TOKEN` (GitHub over HTTPS only) or the ssh
+//! agent, and no prompt is ever shown; the cache repository is locked while it is fetched into,
+//! so concurrent runs wait; with `redirects` off, no HTTP redirect is followed (libgit2 follows
+//! the first request's by default).
 
 use crate::hint::Hint;
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
-use git2::{AutotagOption, Direction, FetchOptions, Oid, RemoteCallbacks, Repository};
+use git2::{
+    AutotagOption, Direction, FetchOptions, Oid, RemoteCallbacks, RemoteRedirect, Repository,
+};
 use sha2::{Digest, Sha256};
 
 use super::tree::GitTree;
@@ -189,6 +193,9 @@ pub struct GitSettings {
     pub progress: bool,
     /// What web sources may weigh.
     pub web: super::web::WebLimits,
+    /// Whether libgit2 follows an HTTP redirect of the first request (a remote a lockfile chose:
+    /// no, the redirect would reach an address nobody judged).
+    pub redirects: bool,
 }
 
 impl GitSettings {
@@ -197,6 +204,7 @@ impl GitSettings {
             cache: crate::env_vars::cache_dir(),
             progress,
             web: super::web::WebLimits::default(),
+            redirects: true,
         }
     }
 }
@@ -354,18 +362,36 @@ pub fn ls_remote(url: &str, settings: &GitSettings) -> Result<Vec<RemoteRef>, Fe
     open_cache(settings, url)?;
     let path = cache_path(settings, url);
     let owned = url.to_owned();
+    let redirects = settings.redirects;
     watched(url, move |progress| {
         let repo = Repository::open_bare(&path)?;
         let mut remote = repo.remote_anonymous(&owned)?;
         let attempts = Cell::new(0);
-        let connection = remote.connect_auth(
-            Direction::Fetch,
-            Some(callbacks(&owned, &attempts, None, &progress)),
-            None,
-        )?;
-        Ok(advertised(connection.list()?))
+        if redirects {
+            let connection = remote.connect_auth(
+                Direction::Fetch,
+                Some(callbacks(&owned, &attempts, None, &progress)),
+                None,
+            )?;
+            return Ok(advertised(connection.list()?));
+        }
+        // `connect_auth` takes no redirect setting; a download connects with the fetch options
+        // (redirects off) and reads the advertisement. Its refspec matches no ref, so nothing
+        // is wanted and nothing transferred or written (with no refspec at all, libgit2 would
+        // fetch `HEAD`).
+        let mut options = FetchOptions::new();
+        options.remote_callbacks(callbacks(&owned, &attempts, None, &progress));
+        options.follow_redirects(RemoteRedirect::None);
+        options.download_tags(AutotagOption::None);
+        remote.download(&[NOTHING], Some(&mut options))?;
+        let refs = advertised(remote.list()?);
+        remote.disconnect()?;
+        Ok(refs)
     })
 }
+
+/// A refspec no remote ref matches: a download with it only reads the ref advertisement.
+const NOTHING: &str = "refs/skills-advertisement-only/*:refs/skills/nothing/*";
 
 /// Runs the network operation `work` under the watch of [`super::watchdog`]: a remote that
 /// goes silent, or trickles, for `SKILLS_HTTP_TIMEOUT` seconds is given up.
@@ -773,6 +799,7 @@ fn fetch_refspecs(
     let owned = url.to_owned();
     let refspecs: Vec<String> = refspecs.iter().map(|r| (*r).to_owned()).collect();
     let worker_bar = bar.clone();
+    let redirects = settings.redirects;
     let result = watched(url, move |progress| {
         let repo = Repository::open_bare(&path)?;
         let mut remote = repo.remote_anonymous(&owned)?;
@@ -780,6 +807,9 @@ fn fetch_refspecs(
         let mut options = FetchOptions::new();
         options.remote_callbacks(callbacks(&owned, &attempts, worker_bar.as_ref(), &progress));
         options.download_tags(AutotagOption::None);
+        if !redirects {
+            options.follow_redirects(RemoteRedirect::None);
+        }
         if let Some(depth) = depth {
             options.depth(depth);
         }

@@ -1,6 +1,7 @@
 //! Sources of skills: the source-string grammar, trees to read them, git fetching and the
 //! discovery of the skills they offer.
 
+pub mod address;
 pub mod discover;
 pub mod git;
 pub mod grammar;

@@ -6,7 +6,10 @@
 //! Invariants: each remote is asked for its refs once however many skills share it (a failure
 //! too is remembered, so an unreachable host costs one timeout), each commit is fetched (or found
 //! in the cache) once, and each web index is fetched once; a 40-hex ref names a commit wherever
-//! it comes from ([`Want::of_ref`]); folders and web sources are read as they are now.
+//! it comes from ([`Want::of_ref`]); folders and web sources are read as they are now. A request
+//! a project's lockfile chose ([`Chooser::Lock`]) reaches only addresses the policy of
+//! [`super::address`] allows, its git transfers follow no redirect, and each git host is judged
+//! once per run.
 
 use crate::hint::Hint;
 use std::collections::HashMap;
@@ -15,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
+use super::address::{BadTrustedHost, Chooser, Policy, Refused};
 use super::discover::{self, Offered, Options};
 use super::git::{self, FetchError, GitSettings, RemoteRef, Want};
 use super::grammar::{Provider, Selector, Source, SourceEnv, SourceError, WebKind};
@@ -159,10 +163,13 @@ pub struct Request {
     pub base: RelPath,
     /// `@skill` from the source string.
     pub skill: Option<String>,
+    /// Who chose where the source is: a project's lockfile, or the user.
+    pub chooser: Chooser,
 }
 
 impl Request {
-    /// The source of the lock entry `entry`, to be read at what `want` names.
+    /// The source of the lock entry `entry`, to be read at what `want` names. A project's lock
+    /// (one bounded to its repository) chose it; the user's own lock is the user's choice.
     pub fn from_entry(
         entry: &LockEntry,
         lock_dir: &Path,
@@ -182,6 +189,11 @@ impl Request {
             },
             base: RelPath::ROOT,
             skill: None,
+            chooser: if env.bound.is_some() {
+                Chooser::Lock
+            } else {
+                Chooser::User
+            },
         })
     }
 
@@ -303,6 +315,10 @@ pub enum OpenError {
     NotGitUrl(String),
     #[error("its local source `{folder}` is outside `{}`, the repository (or, with none, the folder) of the lockfile", bound.display())]
     Outside { folder: String, bound: PathBuf },
+    #[error(transparent)]
+    Refused(#[from] Refused),
+    #[error(transparent)]
+    TrustedHosts(#[from] BadTrustedHost),
 }
 
 impl From<FetchError> for OpenError {
@@ -320,6 +336,8 @@ impl Hint for OpenError {
                 Some("a local source is a folder of skills or a skill folder".into())
             }
             OpenError::Web(err) => err.hint(),
+            OpenError::Refused(err) => err.hint(),
+            OpenError::TrustedHosts(err) => err.hint(),
             OpenError::Outside { .. } => Some(
                 "a project's lockfile reads local sources inside its repository only; add the skill with `-g` to use a folder elsewhere".into(),
             ),
@@ -357,6 +375,10 @@ pub struct Sources {
     refs: HashMap<String, Result<Rc<[RemoteRef]>, Arc<FetchError>>>,
     trees: HashMap<(String, String), Rc<dyn SourceTree>>,
     web: HashMap<(String, bool), web::Fetched>,
+    /// Where requests a lockfile chose may go, read from the environment when first needed.
+    policy: Option<Arc<Policy>>,
+    /// Git remotes a lockfile chose, judged: each host is resolved once per run.
+    judged: HashMap<String, Result<(), Refused>>,
 }
 
 impl Sources {
@@ -367,6 +389,41 @@ impl Sources {
             refs: HashMap::new(),
             trees: HashMap::new(),
             web: HashMap::new(),
+            policy: None,
+            judged: HashMap::new(),
+        }
+    }
+
+    /// The address policy for requests a lockfile chose.
+    fn policy(&mut self) -> Result<Arc<Policy>, OpenError> {
+        if let Some(policy) = &self.policy {
+            return Ok(Arc::clone(policy));
+        }
+        let policy = Arc::new(Policy::from_env()?);
+        self.policy = Some(Arc::clone(&policy));
+        Ok(policy)
+    }
+
+    /// Before the network is asked about the git remote `url`: a remote a lockfile chose must
+    /// be at an address the policy allows (the user's own choices are not judged).
+    fn judge_git(&mut self, url: &str, chooser: Chooser) -> Result<(), OpenError> {
+        if chooser == Chooser::User || git::local_path(url).is_some() {
+            return Ok(());
+        }
+        if let Some(known) = self.judged.get(url) {
+            return known.clone().map_err(OpenError::Refused);
+        }
+        let verdict = self.policy()?.check_git_url(url);
+        self.judged.insert(url.to_owned(), verdict.clone());
+        verdict.map_err(OpenError::Refused)
+    }
+
+    /// The git settings for a request `chooser` made: a remote a lockfile chose is not followed
+    /// through redirects (where libgit2 allows: HTTP), which would reach an address unjudged.
+    fn settings_for(&self, chooser: Chooser) -> GitSettings {
+        GitSettings {
+            redirects: chooser == Chooser::User,
+            ..self.settings.clone()
         }
     }
 
@@ -377,14 +434,15 @@ impl Sources {
     }
 
     /// The refs of `url`: one advertisement, remembered (failures too).
-    fn refs(&mut self, url: &str) -> Result<Rc<[RemoteRef]>, OpenError> {
+    fn refs(&mut self, url: &str, chooser: Chooser) -> Result<Rc<[RemoteRef]>, OpenError> {
         // libgit2 is set up on first use only: its OpenSSL setup rewrites `SSL_CERT_FILE`, which
         // must stay as the user set it for web sources (a missing file is an error there).
         git::set_timeouts();
         if let Some(known) = self.refs.get(url) {
             return known.clone().map_err(OpenError::Fetch);
         }
-        let refs = git::ls_remote(url, &self.settings)
+        self.judge_git(url, chooser)?;
+        let refs = git::ls_remote(url, &self.settings_for(chooser))
             .map(Rc::from)
             .map_err(Arc::new);
         self.refs.insert(url.to_owned(), refs.clone());
@@ -424,10 +482,11 @@ impl Sources {
                     want: Want::Head,
                     base: RelPath::ROOT,
                     skill: None,
+                    chooser: Chooser::User,
                 })
             }
             Source::Git(git_source) => {
-                let refs = self.refs(&git_source.url)?;
+                let refs = self.refs(&git_source.url, Chooser::User)?;
                 let (git_ref, subpath) = git_source.selector.resolve(&git::short_names(&refs))?;
                 let want = Want::of_ref(git_ref.as_deref());
                 let source_type = match git_source.provider {
@@ -463,6 +522,7 @@ impl Sources {
                         })?
                         .unwrap_or_default(),
                     skill: git_source.skill.clone(),
+                    chooser: Chooser::User,
                 })
             }
             Source::Web { url, public, kind } => Ok(Request {
@@ -481,6 +541,7 @@ impl Sources {
                 },
                 base: RelPath::ROOT,
                 skill: None,
+                chooser: Chooser::User,
             }),
         }
     }
@@ -491,8 +552,9 @@ impl Sources {
         let Location::Git(url) = &request.location else {
             return Ok(None);
         };
-        let refs = self.refs(url)?;
-        let (_, oid) = git::resolve_fetching(url, &refs, &request.want, &self.settings)?;
+        let refs = self.refs(url, request.chooser)?;
+        let settings = self.settings_for(request.chooser);
+        let (_, oid) = git::resolve_fetching(url, &refs, &request.want, &settings)?;
         Ok(Some(oid.to_string()))
     }
 
@@ -548,9 +610,10 @@ impl Sources {
                     origin.commit = Some(key.1);
                     Rc::clone(tree)
                 } else {
-                    let refs = self.refs(url)?;
-                    let fetched =
-                        git::fetch(url, &request.want, Some(refs.to_vec()), &self.settings)?;
+                    let refs = self.refs(url, request.chooser)?;
+                    self.judge_git(url, request.chooser)?;
+                    let settings = self.settings_for(request.chooser);
+                    let fetched = git::fetch(url, &request.want, Some(refs.to_vec()), &settings)?;
                     let tree: Rc<dyn SourceTree> = Rc::new(fetched.tree);
                     self.trees.insert(key, Rc::clone(&tree));
                     origin.commit = Some(fetched.commit);
@@ -565,8 +628,21 @@ impl Sources {
                 let fetched = match self.web.entry((url.clone(), *well_known)) {
                     Entry::Occupied(known) => known.into_mut(),
                     Entry::Vacant(slot) => {
-                        let http = super::http::Http::new(self.settings.progress)
-                            .map_err(WebError::from)?;
+                        let progress = self.settings.progress;
+                        let http = match request.chooser {
+                            Chooser::User => super::http::Http::new(progress),
+                            Chooser::Lock => {
+                                let policy = if let Some(policy) = &self.policy {
+                                    Arc::clone(policy)
+                                } else {
+                                    let policy = Arc::new(Policy::from_env()?);
+                                    self.policy = Some(Arc::clone(&policy));
+                                    policy
+                                };
+                                super::http::Http::guarded(progress, policy)
+                            }
+                        }
+                        .map_err(WebError::from)?;
                         slot.insert(web::open(http, url, *well_known, self.settings.web)?)
                     }
                 };

@@ -4,6 +4,7 @@
 //! asserts a clear error, the canary untouched and, where the command is refused as a whole,
 //! the project unchanged.
 
+mod addresses;
 mod archive;
 mod checkout;
 mod container;
