@@ -2,7 +2,8 @@
 //! one commit needed, trees read from the object database.
 //!
 //! Invariants: a commit already in the cache is never fetched again (a ref advertisement is all
-//! it costs); local repositories (`file://`, paths) are opened in place, never
+//! it costs); a commit of a remote is opened only once [`super::provenance`] has found it on a
+//! branch or tag of that remote; local repositories (`file://`, paths) are opened in place, never
 //! copied; credentials come from `GITHUB_TOKEN`/`GH_TOKEN` (GitHub over HTTPS only) or the ssh
 //! agent, and no prompt is ever shown; the cache repository is locked while it is fetched into,
 //! so concurrent runs wait; with `redirects` off, no HTTP redirect is followed (libgit2 follows
@@ -125,6 +126,15 @@ pub enum FetchError {
     AmbiguousPrefix { url: String, prefix: String },
     #[error("`{url}` no longer has commit `{oid}` (history rewritten?)")]
     MissingCommit { url: String, oid: String },
+    /// The commit is served, but no branch or tag of the repository has it: a pull request's,
+    /// or a fork's (a fork network shares one object store).
+    #[error("commit `{oid}` is on no branch or tag of `{url}`{}", holders_text(.holders))]
+    NotOnBranch {
+        url: String,
+        oid: String,
+        /// The refs that do point at it (`refs/pull/1/head`).
+        holders: Vec<String>,
+    },
     #[error(
         "`{url}` sent nothing for {secs} s, or too little to go on (less than 1 KiB in {secs} s)"
     )]
@@ -163,6 +173,11 @@ impl Hint for FetchError {
             FetchError::NotFound { .. } => {
                 Some("check `owner/repo` (a private repository also needs GITHUB_TOKEN)".into())
             }
+            FetchError::NotOnBranch { holders, .. } => Some(if holders.is_empty() {
+                "it may be a fork's commit (forks share objects with their upstream) or on a branch deleted since; pin a commit of a branch or tag: `skills update` pins the tip of the entry's ref".into()
+            } else {
+                "a pull request's commit is not the repository's: anyone can open one; pin a commit of a branch or tag: `skills update` pins the tip of the entry's ref".into()
+            }),
             FetchError::AmbiguousPrefix { .. } => {
                 Some("give more digits of the commit id (all 40 always work)".into())
             }
@@ -182,6 +197,16 @@ impl Hint for FetchError {
             _ => None,
         }
     }
+}
+
+/// The end of the message of [`FetchError::NotOnBranch`]: the refs that hold the commit.
+fn holders_text(holders: &[String]) -> String {
+    if holders.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = holders.iter().take(4).map(|h| format!("`{h}`")).collect();
+    let more = if holders.len() > 4 { ", …" } else { "" };
+    format!(": it is only at {}{more}", quoted.join(", "))
 }
 
 /// Settings of a fetch, from the environment and the command line.
@@ -676,6 +701,18 @@ fn open_cache(settings: &GitSettings, url: &str) -> Result<Repository, FetchErro
     })
 }
 
+/// Whether the cache holds commit `oid` of `url` that no run has found on a branch or tag yet
+/// (an offline run cannot use it, and says so).
+pub fn cached_unverified(url: &str, oid: &str, settings: &GitSettings) -> bool {
+    let Ok(oid) = Oid::from_str(oid) else {
+        return false;
+    };
+    local_path(url).is_none()
+        && Repository::open_bare(cache_path(settings, url)).is_ok_and(|repo| {
+            repo.find_commit(oid).is_ok() && !super::provenance::is_verified(&repo, oid)
+        })
+}
+
 /// A fetched commit, ready to read.
 pub struct Fetched {
     pub tree: GitTree,
@@ -706,6 +743,7 @@ pub fn fetch(
     let repo = open_cache(settings, url)?;
     let lock = lock_cache(settings, url)?;
     if repo.find_commit(oid).is_ok() {
+        super::provenance::verify(&repo, url, oid, &refs, wanted, settings)?;
         return open_commit(repo, url, oid, ref_name, false);
     }
     let refspec = match &ref_name {
@@ -714,12 +752,19 @@ pub fn fetch(
     };
     let first = fetch_refspec(&repo, url, &refspec, Some(1), settings);
     if first.is_err() || repo.find_commit(oid).is_err() {
-        // Servers may refuse a shallow fetch, or a fetch by commit id: try the whole branch.
+        // Servers may refuse a shallow fetch, or a fetch by commit id: try the whole branch
+        // (or tag) the entry follows.
         let fallback = match wanted {
             Want::Commit {
                 fallback: Some(name),
                 ..
-            } => Some(format!("+refs/heads/{name}:refs/skills/fetched")),
+            } => {
+                let full = resolve(url, &refs, &Want::Ref(name.clone()))
+                    .ok()
+                    .and_then(|(full, _)| full)
+                    .unwrap_or_else(|| format!("refs/heads/{name}"));
+                Some(format!("+{full}:refs/skills/fetched"))
+            }
             Want::Commit { fallback: None, .. } => refs
                 .iter()
                 .find(|r| r.name == "HEAD")
@@ -744,14 +789,15 @@ pub fn fetch(
             oid: oid.to_string(),
         });
     }
+    super::provenance::verify(&repo, url, oid, &refs, wanted, settings)?;
     drop(lock);
     open_commit(repo, url, oid, ref_name, true)
 }
 
 /// The commit `oid` of `url` from this machine alone, with no network: the repository itself
-/// for a local one, else the cache repository when it holds the commit (its lock file is
-/// touched: the last use `skills doctor` and `skills cache prune` go by). `None`
-/// when neither has it.
+/// for a local one, else the cache repository when it holds the commit and a run found it on a
+/// branch or tag of `url` before (its lock file is touched: the last use `skills doctor` and
+/// `skills cache prune` go by). `None` when neither has it so.
 pub fn cached(url: &str, oid: &str, settings: &GitSettings) -> Option<Fetched> {
     let oid = Oid::from_str(oid).ok()?;
     if let Some(path) = local_path(url) {
@@ -761,6 +807,9 @@ pub fn cached(url: &str, oid: &str, settings: &GitSettings) -> Option<Fetched> {
     let path = cache_path(settings, url);
     let repo = Repository::open_bare(&path).ok()?;
     repo.find_commit(oid).ok()?;
+    if !super::provenance::is_verified(&repo, oid) {
+        return None;
+    }
     if let Ok(lock) = std::fs::File::options()
         .create(true)
         .append(true)
@@ -781,7 +830,7 @@ fn fetch_refspec(
     fetch_refspecs(repo, url, &[refspec], depth, settings)
 }
 
-fn fetch_refspecs(
+pub(super) fn fetch_refspecs(
     repo: &Repository,
     url: &str,
     refspecs: &[&str],

@@ -8,6 +8,7 @@ pub mod grammar;
 pub mod http;
 pub mod npm;
 pub mod open;
+pub mod provenance;
 pub mod ssh;
 
 pub mod tree;

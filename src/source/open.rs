@@ -311,6 +311,9 @@ pub enum OpenError {
     /// `--offline`, and the source is not on this machine.
     #[error("offline, and neither the cache nor this machine has `{0}` at the locked commit")]
     Offline(String),
+    /// `--offline`, and the cache has the commit but no run has found it on a branch or tag.
+    #[error("offline, and no run has found commit `{commit}` on a branch or tag of `{url}` yet")]
+    OfflineUnverified { url: String, commit: String },
     #[error("its `sourceUrl` `{0}` is not a git URL (a path is a `local` source)")]
     NotGitUrl(String),
     #[error("its local source `{folder}` is outside `{}`, the repository (or, with none, the folder) of the lockfile", bound.display())]
@@ -337,6 +340,9 @@ impl Hint for OpenError {
             }
             OpenError::Web(err) => err.hint(),
             OpenError::Refused(err) => err.hint(),
+            OpenError::OfflineUnverified { .. } => Some(
+                "run once online: a commit is used only once it is known to be on a branch or tag of its source, and the cache then remembers it".into(),
+            ),
             OpenError::TrustedHosts(err) => err.hint(),
             OpenError::Outside { .. } => Some(
                 "a project's lockfile reads local sources inside its repository only; add the skill with `-g` to use a folder elsewhere".into(),
@@ -602,6 +608,14 @@ impl Sources {
                     });
                 }
                 if self.offline {
+                    if let Want::Commit { oid, .. } = &request.want
+                        && git::cached_unverified(url, oid, &self.settings)
+                    {
+                        return Err(OpenError::OfflineUnverified {
+                            url: super::redact(url),
+                            commit: crate::lock::short(oid).to_owned(),
+                        });
+                    }
                     return Err(OpenError::Offline(super::redact(url)));
                 }
                 let commit = self.tip(request)?.unwrap_or_default();

@@ -11,6 +11,7 @@ mod container;
 mod git;
 mod lockfile;
 mod npm;
+mod provenance;
 mod redteam_leaks;
 mod redteam_writes;
 mod serve;
