@@ -159,7 +159,7 @@ impl Gate {
     /// source honours them, as `update` does.
     pub fn remember_locked(&mut self, lock: &Lock, source: &str) {
         for (name, entry) in &lock.skills {
-            if entry.source == source && !entry.allow.is_empty() {
+            if !entry.allow.is_empty() && crate::source::identity::same(entry, source) {
                 self.locked.insert(name.clone(), entry.allow.clone());
             }
         }

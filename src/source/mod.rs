@@ -6,6 +6,7 @@ pub mod discover;
 pub mod git;
 pub mod grammar;
 pub mod http;
+pub mod identity;
 pub mod npm;
 pub mod open;
 pub mod provenance;

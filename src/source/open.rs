@@ -91,7 +91,31 @@ impl Location {
                 Ok(Location::Folder(path))
             }
             SourceType::Github | SourceType::Gitlab | SourceType::Git => {
-                let url = if let Ok(Source::Git(source)) = super::parse(&entry.source, env) {
+                let parsed = match super::parse(&entry.source, env) {
+                    Ok(Source::Git(source)) => Some(source),
+                    _ => None,
+                };
+                // The reference once recorded GitLab and other git sources host-less (`g/s/r`,
+                // from the clone URL's path), which reads as a GitHub shorthand: such an entry
+                // is found through its `sourceUrl`, or on gitlab.com for a GitLab one.
+                let hostless = entry.source_type() != SourceType::Github
+                    && parsed
+                        .as_ref()
+                        .is_some_and(|s| s.provider == Provider::Github);
+                let parsed = match parsed {
+                    Some(source) if !hostless => Some(source),
+                    _ if hostless
+                        && entry.source_type() == SourceType::Gitlab
+                        && entry.source_url.is_none() =>
+                    {
+                        match super::parse(&format!("gitlab:{}", entry.source), env) {
+                            Ok(Source::Git(source)) => Some(source),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                let url = if let Some(source) = parsed {
                     source.url
                 } else {
                     let url = entry

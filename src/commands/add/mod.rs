@@ -421,7 +421,7 @@ pub fn conflicts(
             out.replaced.push(other.clone());
         }
         match lock.skills.get(&skill.name) {
-            Some(entry) if entry.source != origin.source => {
+            Some(entry) if !crate::source::identity::same(entry, &origin.source) => {
                 problems.push(format!(
                     "`{}` is installed from `{}`, not from `{}`",
                     skill.name, entry.source, origin.source
