@@ -7,6 +7,15 @@
 pub const SKILLS_GITHUB_URL: &str = "SKILLS_GITHUB_URL";
 /// Base URL that replaces `https://gitlab.com` for `gitlab:` sources.
 pub const SKILLS_GITLAB_URL: &str = "SKILLS_GITLAB_URL";
+/// Hosts the user trusts, comma-separated `host[:port]` (`mirror.corp:8443,10.0.0.5`,
+/// `[fd00::1]:80`; no port: every port): a project's lockfile may send `skills` there even when
+/// the address is loopback, link-local or private. Mirrors the user configured
+/// (`SKILLS_GITHUB_URL`, `SKILLS_GITLAB_URL`, `GH_HOST`) are trusted without being listed.
+pub const SKILLS_TRUSTED_HOSTS: &str = "SKILLS_TRUSTED_HOSTS";
+/// `1`: a project's lockfile may send `skills` to private ranges (`10/8`, `172.16/12`,
+/// `192.168/16`, `100.64/10`, `fc00::/7`): an intranet mirror. Loopback, link-local and cloud
+/// metadata addresses stay refused unless listed in `SKILLS_TRUSTED_HOSTS`.
+pub const SKILLS_ALLOW_PRIVATE_ADDRESSES: &str = "SKILLS_ALLOW_PRIVATE_ADDRESSES";
 /// Base URL of the skills.sh search API used by `skills find` (default `https://skills.sh`).
 pub const SKILLS_API_URL: &str = "SKILLS_API_URL";
 /// Comma-separated skill roots for `skills serve` when no path is given (as in skill-to-mcp).

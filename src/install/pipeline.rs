@@ -745,11 +745,11 @@ impl<'a> Installer<'a> {
     }
 }
 
-/// Whether `entry` was installed from the source `origin` names (any package, for `sync`,
-/// which owns every `node_modules` entry).
+/// Whether `entry` was installed from the source `origin` names, in whichever form it was
+/// recorded (any package, for `sync`, which owns every `node_modules` entry).
 fn same_source(entry: &LockEntry, origin: &Origin) -> bool {
     if origin.source_type == SourceType::NodeModules {
         return entry.source_type() == SourceType::NodeModules || entry.extra.contains_key("via");
     }
-    entry.source == origin.source
+    crate::source::identity::same(entry, &origin.source)
 }

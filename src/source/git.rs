@@ -2,15 +2,20 @@
 //! one commit needed, trees read from the object database.
 //!
 //! Invariants: a commit already in the cache is never fetched again (a ref advertisement is all
-//! it costs); local repositories (`file://`, paths) are opened in place, never copied; credentials
-//! come from `GITHUB_TOKEN`/`GH_TOKEN` (GitHub over HTTPS only) or the ssh agent, and no prompt is
-//! ever shown; the cache repository is locked while it is fetched into, so concurrent runs wait.
+//! it costs); a commit of a remote is opened only once [`super::provenance`] has found it on a
+//! branch or tag of that remote; local repositories (`file://`, paths) are opened in place, never
+//! copied; credentials come from `GITHUB_TOKEN`/`GH_TOKEN` (GitHub over HTTPS only) or the ssh
+//! agent, and no prompt is ever shown; the cache repository is locked while it is fetched into,
+//! so concurrent runs wait; with `redirects` off, no HTTP redirect is followed (libgit2 follows
+//! the first request's by default).
 
 use crate::hint::Hint;
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
-use git2::{AutotagOption, Direction, FetchOptions, Oid, RemoteCallbacks, Repository};
+use git2::{
+    AutotagOption, Direction, FetchOptions, Oid, RemoteCallbacks, RemoteRedirect, Repository,
+};
 use sha2::{Digest, Sha256};
 
 use super::tree::GitTree;
@@ -121,6 +126,15 @@ pub enum FetchError {
     AmbiguousPrefix { url: String, prefix: String },
     #[error("`{url}` no longer has commit `{oid}` (history rewritten?)")]
     MissingCommit { url: String, oid: String },
+    /// The commit is served, but no branch or tag of the repository has it: a pull request's,
+    /// or a fork's (a fork network shares one object store).
+    #[error("commit `{oid}` is on no branch or tag of `{url}`{}", holders_text(.holders))]
+    NotOnBranch {
+        url: String,
+        oid: String,
+        /// The refs that do point at it (`refs/pull/1/head`).
+        holders: Vec<String>,
+    },
     #[error(
         "`{url}` sent nothing for {secs} s, or too little to go on (less than 1 KiB in {secs} s)"
     )]
@@ -159,6 +173,11 @@ impl Hint for FetchError {
             FetchError::NotFound { .. } => {
                 Some("check `owner/repo` (a private repository also needs GITHUB_TOKEN)".into())
             }
+            FetchError::NotOnBranch { holders, .. } => Some(if holders.is_empty() {
+                "it may be a fork's commit (forks share objects with their upstream) or on a branch deleted since; pin a commit of a branch or tag: `skills update` pins the tip of the entry's ref".into()
+            } else {
+                "a pull request's commit is not the repository's: anyone can open one; pin a commit of a branch or tag: `skills update` pins the tip of the entry's ref".into()
+            }),
             FetchError::AmbiguousPrefix { .. } => {
                 Some("give more digits of the commit id (all 40 always work)".into())
             }
@@ -180,6 +199,16 @@ impl Hint for FetchError {
     }
 }
 
+/// The end of the message of [`FetchError::NotOnBranch`]: the refs that hold the commit.
+fn holders_text(holders: &[String]) -> String {
+    if holders.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = holders.iter().take(4).map(|h| format!("`{h}`")).collect();
+    let more = if holders.len() > 4 { ", …" } else { "" };
+    format!(": it is only at {}{more}", quoted.join(", "))
+}
+
 /// Settings of a fetch, from the environment and the command line.
 #[derive(Debug, Clone)]
 pub struct GitSettings {
@@ -189,6 +218,9 @@ pub struct GitSettings {
     pub progress: bool,
     /// What web sources may weigh.
     pub web: super::web::WebLimits,
+    /// Whether libgit2 follows an HTTP redirect of the first request (a remote a lockfile chose:
+    /// no, the redirect would reach an address nobody judged).
+    pub redirects: bool,
 }
 
 impl GitSettings {
@@ -197,6 +229,7 @@ impl GitSettings {
             cache: crate::env_vars::cache_dir(),
             progress,
             web: super::web::WebLimits::default(),
+            redirects: true,
         }
     }
 }
@@ -354,18 +387,36 @@ pub fn ls_remote(url: &str, settings: &GitSettings) -> Result<Vec<RemoteRef>, Fe
     open_cache(settings, url)?;
     let path = cache_path(settings, url);
     let owned = url.to_owned();
+    let redirects = settings.redirects;
     watched(url, move |progress| {
         let repo = Repository::open_bare(&path)?;
         let mut remote = repo.remote_anonymous(&owned)?;
         let attempts = Cell::new(0);
-        let connection = remote.connect_auth(
-            Direction::Fetch,
-            Some(callbacks(&owned, &attempts, None, &progress)),
-            None,
-        )?;
-        Ok(advertised(connection.list()?))
+        if redirects {
+            let connection = remote.connect_auth(
+                Direction::Fetch,
+                Some(callbacks(&owned, &attempts, None, &progress)),
+                None,
+            )?;
+            return Ok(advertised(connection.list()?));
+        }
+        // `connect_auth` takes no redirect setting; a download connects with the fetch options
+        // (redirects off) and reads the advertisement. Its refspec matches no ref, so nothing
+        // is wanted and nothing transferred or written (with no refspec at all, libgit2 would
+        // fetch `HEAD`).
+        let mut options = FetchOptions::new();
+        options.remote_callbacks(callbacks(&owned, &attempts, None, &progress));
+        options.follow_redirects(RemoteRedirect::None);
+        options.download_tags(AutotagOption::None);
+        remote.download(&[NOTHING], Some(&mut options))?;
+        let refs = advertised(remote.list()?);
+        remote.disconnect()?;
+        Ok(refs)
     })
 }
+
+/// A refspec no remote ref matches: a download with it only reads the ref advertisement.
+const NOTHING: &str = "refs/skills-advertisement-only/*:refs/skills/nothing/*";
 
 /// Runs the network operation `work` under the watch of [`super::watchdog`]: a remote that
 /// goes silent, or trickles, for `SKILLS_HTTP_TIMEOUT` seconds is given up.
@@ -650,6 +701,18 @@ fn open_cache(settings: &GitSettings, url: &str) -> Result<Repository, FetchErro
     })
 }
 
+/// Whether the cache holds commit `oid` of `url` that no run has found on a branch or tag yet
+/// (an offline run cannot use it, and says so).
+pub fn cached_unverified(url: &str, oid: &str, settings: &GitSettings) -> bool {
+    let Ok(oid) = Oid::from_str(oid) else {
+        return false;
+    };
+    local_path(url).is_none()
+        && Repository::open_bare(cache_path(settings, url)).is_ok_and(|repo| {
+            repo.find_commit(oid).is_ok() && !super::provenance::is_verified(&repo, oid)
+        })
+}
+
 /// A fetched commit, ready to read.
 pub struct Fetched {
     pub tree: GitTree,
@@ -680,6 +743,7 @@ pub fn fetch(
     let repo = open_cache(settings, url)?;
     let lock = lock_cache(settings, url)?;
     if repo.find_commit(oid).is_ok() {
+        super::provenance::verify(&repo, url, oid, &refs, wanted, settings)?;
         return open_commit(repo, url, oid, ref_name, false);
     }
     let refspec = match &ref_name {
@@ -688,12 +752,19 @@ pub fn fetch(
     };
     let first = fetch_refspec(&repo, url, &refspec, Some(1), settings);
     if first.is_err() || repo.find_commit(oid).is_err() {
-        // Servers may refuse a shallow fetch, or a fetch by commit id: try the whole branch.
+        // Servers may refuse a shallow fetch, or a fetch by commit id: try the whole branch
+        // (or tag) the entry follows.
         let fallback = match wanted {
             Want::Commit {
                 fallback: Some(name),
                 ..
-            } => Some(format!("+refs/heads/{name}:refs/skills/fetched")),
+            } => {
+                let full = resolve(url, &refs, &Want::Ref(name.clone()))
+                    .ok()
+                    .and_then(|(full, _)| full)
+                    .unwrap_or_else(|| format!("refs/heads/{name}"));
+                Some(format!("+{full}:refs/skills/fetched"))
+            }
             Want::Commit { fallback: None, .. } => refs
                 .iter()
                 .find(|r| r.name == "HEAD")
@@ -718,14 +789,15 @@ pub fn fetch(
             oid: oid.to_string(),
         });
     }
+    super::provenance::verify(&repo, url, oid, &refs, wanted, settings)?;
     drop(lock);
     open_commit(repo, url, oid, ref_name, true)
 }
 
 /// The commit `oid` of `url` from this machine alone, with no network: the repository itself
-/// for a local one, else the cache repository when it holds the commit (its lock file is
-/// touched: the last use `skills doctor` and `skills cache prune` go by). `None`
-/// when neither has it.
+/// for a local one, else the cache repository when it holds the commit and a run found it on a
+/// branch or tag of `url` before (its lock file is touched: the last use `skills doctor` and
+/// `skills cache prune` go by). `None` when neither has it so.
 pub fn cached(url: &str, oid: &str, settings: &GitSettings) -> Option<Fetched> {
     let oid = Oid::from_str(oid).ok()?;
     if let Some(path) = local_path(url) {
@@ -735,6 +807,9 @@ pub fn cached(url: &str, oid: &str, settings: &GitSettings) -> Option<Fetched> {
     let path = cache_path(settings, url);
     let repo = Repository::open_bare(&path).ok()?;
     repo.find_commit(oid).ok()?;
+    if !super::provenance::is_verified(&repo, oid) {
+        return None;
+    }
     if let Ok(lock) = std::fs::File::options()
         .create(true)
         .append(true)
@@ -755,7 +830,7 @@ fn fetch_refspec(
     fetch_refspecs(repo, url, &[refspec], depth, settings)
 }
 
-fn fetch_refspecs(
+pub(super) fn fetch_refspecs(
     repo: &Repository,
     url: &str,
     refspecs: &[&str],
@@ -773,6 +848,7 @@ fn fetch_refspecs(
     let owned = url.to_owned();
     let refspecs: Vec<String> = refspecs.iter().map(|r| (*r).to_owned()).collect();
     let worker_bar = bar.clone();
+    let redirects = settings.redirects;
     let result = watched(url, move |progress| {
         let repo = Repository::open_bare(&path)?;
         let mut remote = repo.remote_anonymous(&owned)?;
@@ -780,6 +856,9 @@ fn fetch_refspecs(
         let mut options = FetchOptions::new();
         options.remote_callbacks(callbacks(&owned, &attempts, worker_bar.as_ref(), &progress));
         options.download_tags(AutotagOption::None);
+        if !redirects {
+            options.follow_redirects(RemoteRedirect::None);
+        }
         if let Some(depth) = depth {
             options.depth(depth);
         }

@@ -73,7 +73,7 @@ impl SourceEnv {
         SourceEnv {
             github_base: base(crate::env_vars::SKILLS_GITHUB_URL, &github_default),
             github_host,
-            gitlab_base: base("SKILLS_GITLAB_URL", "https://gitlab.com"),
+            gitlab_base: base(crate::env_vars::SKILLS_GITLAB_URL, "https://gitlab.com"),
             cwd,
             home: std::env::var_os("HOME")
                 .filter(|h| !h.is_empty())
@@ -142,9 +142,12 @@ pub struct GitSource {
     pub provider: Provider,
     /// Clone URL.
     pub url: String,
-    /// What the user typed, normalized as the reference records it — goes into the lockfile's
-    /// `source`: `owner/repo` for anything on GitHub (shorthands and github.com URLs), the clone
-    /// URL for a GitHub Enterprise repository, the URL without `#ref` otherwise.
+    /// The repository's identity, as the reference records it — goes into the lockfile's
+    /// `source`, and is the same for every form that names the repository: `owner/repo` for
+    /// anything on GitHub (shorthands and github.com URLs), the clone URL for a GitHub
+    /// Enterprise repository and for a GitLab one (`gitlab:g/s/r`, `https://gitlab.com/g/s/r`,
+    /// its `.git`, `/-/tree/…` and `/-/blob/…` URLs are all `https://gitlab.com/g/s/r.git`), the
+    /// URL without `#ref` otherwise.
     pub display: String,
     /// The lockfile's `sourceUrl`: the clone URL on the public host (whatever mirror serves it),
     /// without credentials.
@@ -515,9 +518,25 @@ fn gitlab_shorthand(s: &str, input: &str, env: &SourceEnv) -> Result<Source, Sou
         return Err(SourceError::NotARepository(quoted(input), expected));
     }
     let url = format!("{}/{project}.git", env.gitlab_base);
-    let display = format!("gitlab:{project}");
-    let source = git(Provider::Gitlab, url, &display, no_subpath(git_ref));
+    let source = gitlab_repo(GITLAB_PUBLIC, project, url, no_subpath(git_ref));
     Ok(with_skill(source, skill))
+}
+
+/// Where `gitlab:` repositories are, whatever mirror `SKILLS_GITLAB_URL` names.
+const GITLAB_PUBLIC: &str = "https://gitlab.com";
+
+/// A GitLab repository `project` (`group[/subgroup…]/repo`) on the instance at `public`
+/// (`https://gitlab.com`, or a self-hosted one), cloned from `url`: recorded as its clone URL on
+/// that instance, as the reference does, whichever form named it.
+fn gitlab_repo(public: &str, project: &str, url: String, selector: Selector) -> Source {
+    let public = format!("{public}/{project}.git");
+    match git(Provider::Gitlab, url, &public, selector) {
+        Source::Git(source) => Source::Git(GitSource {
+            public: without_secrets(&public),
+            ..source
+        }),
+        other => other,
+    }
 }
 
 struct Url<'a> {
@@ -585,11 +604,11 @@ fn url_source(u: &Url, input: &str, env: &SourceEnv) -> Result<Source, SourceErr
         return Ok(web_source(u, WebKind::Download));
     }
     if same_host(&env.gitlab_base) || u.host == "gitlab.com" {
-        return gitlab_url(u, input);
+        return gitlab_url(u, input, Some(env));
     }
     // Elsewhere `/-/` only suggests a self-hosted GitLab; other shapes get the later forms.
     if u.path.contains("/-/") {
-        match gitlab_url(u, input) {
+        match gitlab_url(u, input, None) {
             Err(SourceError::NotARepository(..)) => {}
             other => return other,
         }
@@ -671,7 +690,9 @@ fn github_url(
     Ok(github_repo(owner, repo, url, selector, env))
 }
 
-fn gitlab_url(u: &Url, input: &str) -> Result<Source, SourceError> {
+/// A GitLab URL: on gitlab.com or the mirror of `SKILLS_GITLAB_URL` (`env` given: a gitlab.com
+/// URL is fetched from the mirror, as `gitlab:` is), or on a self-hosted instance.
+fn gitlab_url(u: &Url, input: &str, env: Option<&SourceEnv>) -> Result<Source, SourceError> {
     let expected = "`https://host/group[/subgroup…]/repo[/-/tree/<ref>[/<path>]]`";
     let not_repo = || SourceError::NotARepository(quoted(input), expected);
     let (project, action) = match u.path.split_once("/-/") {
@@ -694,8 +715,23 @@ fn gitlab_url(u: &Url, input: &str) -> Result<Source, SourceError> {
         (Some(_), [kind @ ("tree" | "blob"), t @ ..]) => path_selector(t, *kind == "blob", input)?,
         (Some(_), _) => return Err(not_repo()),
     };
-    let url = format!("{}://{}/{project}.git", u.scheme, u.authority);
-    Ok(git(Provider::Gitlab, url, u.without_fragment, selector))
+    let typed = format!("{}://{}/{project}.git", u.scheme, u.authority);
+    Ok(match env {
+        Some(env) => {
+            let url = if u.host == "gitlab.com" {
+                format!("{}/{project}.git", env.gitlab_base)
+            } else {
+                typed
+            };
+            gitlab_repo(GITLAB_PUBLIC, project, url, selector)
+        }
+        None => gitlab_repo(
+            &format!("{}://{}", u.scheme, u.host),
+            project,
+            typed,
+            selector,
+        ),
+    })
 }
 
 /// `https://dev.azure.com/org/proj/_git/repo?path=/x&version=GBmain`: the query is the web UI's,
@@ -828,8 +864,8 @@ mod tests {
         #[cfg(unix)] local_home: "~/s" => "local /home/me/s",
         #[cfg(unix)] local_windows_drive: "C:\\x" => "local /work/proj/C:\\x",
         github_prefix: "github:o/r/x#main" => "Github https://github.com/o/r.git o/r main x -",
-        gitlab_shorthand: "gitlab:g/s/r" => "Gitlab https://gitlab.com/g/s/r.git = - - -",
-        gitlab_shorthand_ref_skill: "gitlab:g/r#v2@x" => "Gitlab https://gitlab.com/g/r.git gitlab:g/r v2 - x",
+        gitlab_shorthand: "gitlab:g/s/r" => "Gitlab https://gitlab.com/g/s/r.git https://gitlab.com/g/s/r.git - - -",
+        gitlab_shorthand_ref_skill: "gitlab:g/r#v2@x" => "Gitlab https://gitlab.com/g/r.git https://gitlab.com/g/r.git v2 - x",
         gitlab_shorthand_one_segment: "gitlab:lonely" => "NotARepository",
         owner_repo: "o/r" => "Github https://github.com/o/r.git = - - -",
         owner_repo_trailing_slash: "o/r/" => "Github https://github.com/o/r.git o/r - - -",
@@ -849,10 +885,10 @@ mod tests {
         github_blob: "https://github.com/o/r/blob/main/a/SKILL.md" => "Github https://github.com/o/r.git o/r blob:main/a/SKILL.md -",
         github_blob_not_skill_md: "https://github.com/o/r/blob/main/README.md" => "NotARepository",
         github_owner_only: "https://github.com/o" => "NotARepository",
-        gitlab_tree: "https://gl.example/g/s/r/-/tree/main/skills/x" => "Gitlab https://gl.example/g/s/r.git = tree:main/skills/x -",
-        gitlab_blob: "https://gitlab.com/g/r/-/blob/v1/a/SKILL.md" => "Gitlab https://gitlab.com/g/r.git = blob:v1/a/SKILL.md -",
+        gitlab_tree: "https://gl.example/g/s/r/-/tree/main/skills/x" => "Gitlab https://gl.example/g/s/r.git https://gl.example/g/s/r.git tree:main/skills/x -",
+        gitlab_blob: "https://gitlab.com/g/r/-/blob/v1/a/SKILL.md" => "Gitlab https://gitlab.com/g/r.git https://gitlab.com/g/r.git blob:v1/a/SKILL.md -",
         dash_path_elsewhere: "https://example.com/x/-/y" => "WellKnown https://example.com/x/-/y",
-        gitlab_subgroups: "https://gitlab.com/g/s/r" => "Gitlab https://gitlab.com/g/s/r.git = - - -",
+        gitlab_subgroups: "https://gitlab.com/g/s/r" => "Gitlab https://gitlab.com/g/s/r.git https://gitlab.com/g/s/r.git - - -",
         gitlab_subgroups_git: "https://gitlab.com/g/s/r.git" => "Gitlab https://gitlab.com/g/s/r.git = - - -",
         azure_query: "https://dev.azure.com/o/p/_git/r?path=/skills/x&version=GBmain" => "Git https://dev.azure.com/o/p/_git/r = main skills/x -",
         azure_tag: "https://dev.azure.com/o/p/_git/r?version=GTv1.0&path=%2Fa" => "Git https://dev.azure.com/o/p/_git/r = v1.0 a -",
@@ -1054,6 +1090,40 @@ mod tests {
             git("git://127.0.0.1:9418/o/r").url,
             "git://127.0.0.1:9418/o/r.git"
         );
+    }
+
+    #[test]
+    fn every_gitlab_form_is_one_source_fetched_from_the_mirror() {
+        let env = SourceEnv {
+            gitlab_base: "http://127.0.0.1:9418".into(),
+            ..env()
+        };
+        let git = |input: &str| match parse(input, &env) {
+            Ok(Source::Git(git)) => git,
+            other => panic!("{input}: {other:?}"),
+        };
+        for input in [
+            "gitlab:g/s/r",
+            "gitlab:g/s/r.git#v1@x",
+            "https://gitlab.com/g/s/r",
+            "https://GitLab.com/g/s/r.git",
+            "gitlab.com/g/s/r",
+            "https://gitlab.com/g/s/r/-/tree/main/skills/x",
+            "https://gitlab.com/g/s/r/-/blob/main/skills/x/SKILL.md",
+            // A URL on the mirror itself is fetched as typed, and is the same repository.
+            "http://127.0.0.1:9418/g/s/r/-/tree/main",
+        ] {
+            let gitlab = git(input);
+            assert_eq!(gitlab.provider, Provider::Gitlab, "{input}");
+            assert_eq!(gitlab.display, "https://gitlab.com/g/s/r.git", "{input}");
+            assert_eq!(gitlab.public, gitlab.display, "{input}");
+            assert_eq!(gitlab.url, "http://127.0.0.1:9418/g/s/r.git", "{input}");
+        }
+        // A self-hosted instance keeps its host; its clone URL is the same repository.
+        let hosted = git("https://user:tok@gl.example/g/r/-/tree/main/x");
+        assert_eq!(hosted.display, "https://gl.example/g/r.git");
+        assert_eq!(hosted.url, "https://user:tok@gl.example/g/r.git");
+        assert_eq!(git("https://gl.example/g/r.git").display, hosted.display);
     }
 
     #[test]

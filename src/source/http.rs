@@ -5,11 +5,17 @@
 //! other hosts). A redirect from a public address to an internal one (loopback, private,
 //! link-local: a cloud's metadata service, an intranet) is refused, unless the request started
 //! at an internal address itself (a local test server, an intranet mirror the user typed).
+//! A request a lockfile chose goes through [`Http::guarded`]: every address it reaches — the
+//! URL's, each redirect's, and each address a name resolves to (the client's resolver judges
+//! them) — is held to [`super::address::Policy`].
 //! Bodies are read up to a limit, never further.
 
 use crate::hint::Hint;
 use std::io::Read as _;
+use std::sync::Arc;
 use std::time::Duration;
+
+use super::address::Policy;
 
 /// Default for `SKILLS_HTTP_TIMEOUT`: seconds a whole request may take.
 const DEFAULT_TIMEOUT_SECS: u64 = 30;
@@ -41,6 +47,12 @@ pub enum HttpError {
     InternalRedirect { url: String, to: String },
     #[error("`{url}` is not a valid URL")]
     Url { url: String },
+    #[error("`{url}` was not fetched")]
+    Refused {
+        url: String,
+        #[source]
+        refused: super::address::Refused,
+    },
     #[error("the request to `{url}` failed")]
     Other {
         url: String,
@@ -101,6 +113,7 @@ impl Hint for HttpError {
                 Some("for private GitHub content set GITHUB_TOKEN (or GH_TOKEN)".into())
             }
             HttpError::TooLarge { .. } => Some("raise it with --max-download-size".into()),
+            HttpError::Refused { refused, .. } => refused.hint(),
             HttpError::InternalRedirect { .. } => Some(
                 "a public site may not send `skills` to loopback, private or link-local addresses; give the internal URL yourself if you trust it".into(),
             ),
@@ -180,6 +193,23 @@ pub fn timeout_secs() -> u64 {
         .unwrap_or(DEFAULT_TIMEOUT_SECS)
 }
 
+/// The refusal of the address policy among the causes of `err` (a redirect it stopped, or the
+/// resolver's answer).
+fn refused_in(err: &(dyn std::error::Error + 'static)) -> Option<super::address::Refused> {
+    let mut cause = Some(err);
+    while let Some(err) = cause {
+        if let Some(refused) = err.downcast_ref::<super::address::Refused>() {
+            return Some(refused.clone());
+        }
+        cause = err
+            .downcast_ref::<std::io::Error>()
+            .and_then(std::io::Error::get_ref)
+            .map(|inner| inner as &(dyn std::error::Error + 'static))
+            .or_else(|| err.source());
+    }
+    None
+}
+
 /// Whether a timeout is among the causes of `err` (reqwest's body errors wrap it).
 fn is_timeout(err: &(dyn std::error::Error + 'static)) -> bool {
     let mut cause = Some(err);
@@ -207,11 +237,17 @@ fn is_timeout(err: &(dyn std::error::Error + 'static)) -> bool {
 #[error("a redirect to the internal address `{0}`")]
 struct ToInternal(String);
 
-/// At most [`MAX_REDIRECTS`] redirects, and none from a public address to an internal one.
-fn redirect_policy() -> reqwest::redirect::Policy {
-    reqwest::redirect::Policy::custom(|attempt| {
+/// At most [`MAX_REDIRECTS`] redirects, and none from a public address to an internal one;
+/// with a `guard`, none to an address it refuses (a name is left to the resolver).
+fn redirect_policy(guard: Option<Arc<Policy>>) -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(move |attempt| {
         if attempt.previous().len() > MAX_REDIRECTS {
             return attempt.error("too many redirects");
+        }
+        if let Some(guard) = &guard
+            && let Err(refused) = guard.check_url(attempt.url())
+        {
+            return attempt.error(refused);
         }
         let started_inside = attempt.previous().first().is_some_and(is_internal);
         if !started_inside && is_internal(attempt.url()) {
@@ -250,15 +286,59 @@ pub fn is_internal(url: &reqwest::Url) -> bool {
     }
 }
 
+/// The client's DNS resolver for requests a lockfile chose: resolves as the system does, and
+/// refuses a name any of whose addresses the policy refuses (a name the user trusts, or a
+/// proxy's, is resolved as it is).
+struct GuardedResolver(Arc<Policy>);
+
+impl reqwest::dns::Resolve for GuardedResolver {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let policy = Arc::clone(&self.0);
+        let name = name.as_str().to_owned();
+        Box::pin(async move {
+            type Failure = Box<dyn std::error::Error + Send + Sync>;
+            let lookup = name.clone();
+            let answer = tokio::task::spawn_blocking(move || {
+                use std::net::ToSocketAddrs as _;
+                (lookup.as_str(), 0).to_socket_addrs()
+            })
+            .await
+            .map_err(|err| Box::new(err) as Failure)?;
+            let addresses = answer.map_err(|err| Box::new(err) as Failure)?;
+            let addresses: Vec<std::net::SocketAddr> = if policy.trusts_name(&name) {
+                addresses.collect()
+            } else {
+                policy
+                    .judge_all(&name, addresses)
+                    .map_err(|refused| Box::new(refused) as Failure)?
+            };
+            Ok::<reqwest::dns::Addrs, Failure>(Box::new(addresses.into_iter()))
+        })
+    }
+}
+
 /// An HTTP client with the settings above.
 pub struct Http {
     client: reqwest::blocking::Client,
     timeout: u64,
     progress: bool,
+    /// Where requests may go, for a source a lockfile chose.
+    guard: Option<Arc<Policy>>,
 }
 
 impl Http {
+    /// A client for addresses the user chose.
     pub fn new(progress: bool) -> Result<Http, HttpError> {
+        Http::build(progress, None)
+    }
+
+    /// A client for addresses a lockfile chose: every URL, redirect and resolved address is
+    /// held to `policy`.
+    pub fn guarded(progress: bool, policy: Arc<Policy>) -> Result<Http, HttpError> {
+        Http::build(progress, Some(policy))
+    }
+
+    fn build(progress: bool, guard: Option<Arc<Policy>>) -> Result<Http, HttpError> {
         static PROVIDER: std::sync::Once = std::sync::Once::new();
         PROVIDER.call_once(|| {
             // Fails only when a provider is installed already, which is as good.
@@ -269,7 +349,10 @@ impl Http {
             .user_agent(concat!("skills/", env!("CARGO_PKG_VERSION")))
             .timeout(Duration::from_secs(timeout))
             .connect_timeout(Duration::from_secs(timeout.min(10)))
-            .redirect(redirect_policy());
+            .redirect(redirect_policy(guard.clone()));
+        if let Some(guard) = &guard {
+            builder = builder.dns_resolver(Arc::new(GuardedResolver(Arc::clone(guard))));
+        }
         if let Some(path) = std::env::var_os("SSL_CERT_FILE").filter(|p| !p.is_empty()) {
             let path = std::path::PathBuf::from(path);
             let pem = std::fs::read(&path).map_err(|source| HttpError::CertFile {
@@ -287,6 +370,7 @@ impl Http {
             client,
             timeout,
             progress,
+            guard,
         })
     }
 
@@ -295,6 +379,14 @@ impl Http {
         let parsed = reqwest::Url::parse(url).map_err(|_| HttpError::Url {
             url: super::redact(url),
         })?;
+        if let Some(guard) = &self.guard {
+            guard
+                .check_url(&parsed)
+                .map_err(|refused| HttpError::Refused {
+                    url: super::redact(url),
+                    refused,
+                })?;
+        }
         // One deadline for the whole request, body included: the client's own timeout bounds
         // each read, and a body that trickles a byte at a time would never end.
         let deadline = std::time::Instant::now() + Duration::from_secs(self.timeout);
@@ -376,6 +468,9 @@ impl Http {
         let url = super::redact(url);
         // reqwest's message quotes the URL, credentials and all: the error names it already.
         let err = err.without_url();
+        if let Some(refused) = refused_in(&err) {
+            return HttpError::Refused { url, refused };
+        }
         if err.is_timeout() {
             return HttpError::Timeout {
                 url,

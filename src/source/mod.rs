@@ -1,12 +1,15 @@
 //! Sources of skills: the source-string grammar, trees to read them, git fetching and the
 //! discovery of the skills they offer.
 
+pub mod address;
 pub mod discover;
 pub mod git;
 pub mod grammar;
 pub mod http;
+pub mod identity;
 pub mod npm;
 pub mod open;
+pub mod provenance;
 pub mod ssh;
 
 pub mod tree;

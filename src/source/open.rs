@@ -6,7 +6,10 @@
 //! Invariants: each remote is asked for its refs once however many skills share it (a failure
 //! too is remembered, so an unreachable host costs one timeout), each commit is fetched (or found
 //! in the cache) once, and each web index is fetched once; a 40-hex ref names a commit wherever
-//! it comes from ([`Want::of_ref`]); folders and web sources are read as they are now.
+//! it comes from ([`Want::of_ref`]); folders and web sources are read as they are now. A request
+//! a project's lockfile chose ([`Chooser::Lock`]) reaches only addresses the policy of
+//! [`super::address`] allows, its git transfers follow no redirect, and each git host is judged
+//! once per run.
 
 use crate::hint::Hint;
 use std::collections::HashMap;
@@ -15,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
+use super::address::{BadTrustedHost, Chooser, Policy, Refused};
 use super::discover::{self, Offered, Options};
 use super::git::{self, FetchError, GitSettings, RemoteRef, Want};
 use super::grammar::{Provider, Selector, Source, SourceEnv, SourceError, WebKind};
@@ -87,7 +91,31 @@ impl Location {
                 Ok(Location::Folder(path))
             }
             SourceType::Github | SourceType::Gitlab | SourceType::Git => {
-                let url = if let Ok(Source::Git(source)) = super::parse(&entry.source, env) {
+                let parsed = match super::parse(&entry.source, env) {
+                    Ok(Source::Git(source)) => Some(source),
+                    _ => None,
+                };
+                // The reference once recorded GitLab and other git sources host-less (`g/s/r`,
+                // from the clone URL's path), which reads as a GitHub shorthand: such an entry
+                // is found through its `sourceUrl`, or on gitlab.com for a GitLab one.
+                let hostless = entry.source_type() != SourceType::Github
+                    && parsed
+                        .as_ref()
+                        .is_some_and(|s| s.provider == Provider::Github);
+                let parsed = match parsed {
+                    Some(source) if !hostless => Some(source),
+                    _ if hostless
+                        && entry.source_type() == SourceType::Gitlab
+                        && entry.source_url.is_none() =>
+                    {
+                        match super::parse(&format!("gitlab:{}", entry.source), env) {
+                            Ok(Source::Git(source)) => Some(source),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                let url = if let Some(source) = parsed {
                     source.url
                 } else {
                     let url = entry
@@ -169,10 +197,13 @@ pub struct Request {
     pub base: RelPath,
     /// `@skill` from the source string.
     pub skill: Option<String>,
+    /// Who chose where the source is: a project's lockfile, or the user.
+    pub chooser: Chooser,
 }
 
 impl Request {
-    /// The source of the lock entry `entry`, to be read at what `want` names.
+    /// The source of the lock entry `entry`, to be read at what `want` names. A project's lock
+    /// (one bounded to its repository) chose it; the user's own lock is the user's choice.
     pub fn from_entry(
         entry: &LockEntry,
         lock_dir: &Path,
@@ -192,6 +223,11 @@ impl Request {
             },
             base: RelPath::ROOT,
             skill: None,
+            chooser: if env.bound.is_some() {
+                Chooser::Lock
+            } else {
+                Chooser::User
+            },
         })
     }
 
@@ -309,10 +345,17 @@ pub enum OpenError {
     /// `--offline`, and the source is not on this machine.
     #[error("offline, and neither the cache nor this machine has `{0}` at the locked commit")]
     Offline(String),
+    /// `--offline`, and the cache has the commit but no run has found it on a branch or tag.
+    #[error("offline, and no run has found commit `{commit}` on a branch or tag of `{url}` yet")]
+    OfflineUnverified { url: String, commit: String },
     #[error("its `sourceUrl` `{0}` is not a git URL (a path is a `local` source)")]
     NotGitUrl(String),
     #[error("its local source `{folder}` is outside `{}`, the repository (or, with none, the folder) of the lockfile", bound.display())]
     Outside { folder: String, bound: PathBuf },
+    #[error(transparent)]
+    Refused(#[from] Refused),
+    #[error(transparent)]
+    TrustedHosts(#[from] BadTrustedHost),
 }
 
 impl From<FetchError> for OpenError {
@@ -330,6 +373,11 @@ impl Hint for OpenError {
                 Some("a local source is a folder of skills or a skill folder".into())
             }
             OpenError::Web(err) => err.hint(),
+            OpenError::Refused(err) => err.hint(),
+            OpenError::OfflineUnverified { .. } => Some(
+                "run once online: a commit is used only once it is known to be on a branch or tag of its source, and the cache then remembers it".into(),
+            ),
+            OpenError::TrustedHosts(err) => err.hint(),
             OpenError::Outside { .. } => Some(
                 "a project's lockfile follows local sources outside its repository only on a machine whose user added them (`skills add FOLDER` there); `skills install` restores them wherever the folder holds the locked bytes".into(),
             ),
@@ -367,6 +415,10 @@ pub struct Sources {
     refs: HashMap<String, Result<Rc<[RemoteRef]>, Arc<FetchError>>>,
     trees: HashMap<(String, String), Rc<dyn SourceTree>>,
     web: HashMap<(String, bool), web::Fetched>,
+    /// Where requests a lockfile chose may go, read from the environment when first needed.
+    policy: Option<Arc<Policy>>,
+    /// Git remotes a lockfile chose, judged: each host is resolved once per run.
+    judged: HashMap<String, Result<(), Refused>>,
 }
 
 impl Sources {
@@ -377,6 +429,41 @@ impl Sources {
             refs: HashMap::new(),
             trees: HashMap::new(),
             web: HashMap::new(),
+            policy: None,
+            judged: HashMap::new(),
+        }
+    }
+
+    /// The address policy for requests a lockfile chose.
+    fn policy(&mut self) -> Result<Arc<Policy>, OpenError> {
+        if let Some(policy) = &self.policy {
+            return Ok(Arc::clone(policy));
+        }
+        let policy = Arc::new(Policy::from_env()?);
+        self.policy = Some(Arc::clone(&policy));
+        Ok(policy)
+    }
+
+    /// Before the network is asked about the git remote `url`: a remote a lockfile chose must
+    /// be at an address the policy allows (the user's own choices are not judged).
+    fn judge_git(&mut self, url: &str, chooser: Chooser) -> Result<(), OpenError> {
+        if chooser == Chooser::User || git::local_path(url).is_some() {
+            return Ok(());
+        }
+        if let Some(known) = self.judged.get(url) {
+            return known.clone().map_err(OpenError::Refused);
+        }
+        let verdict = self.policy()?.check_git_url(url);
+        self.judged.insert(url.to_owned(), verdict.clone());
+        verdict.map_err(OpenError::Refused)
+    }
+
+    /// The git settings for a request `chooser` made: a remote a lockfile chose is not followed
+    /// through redirects (where libgit2 allows: HTTP), which would reach an address unjudged.
+    fn settings_for(&self, chooser: Chooser) -> GitSettings {
+        GitSettings {
+            redirects: chooser == Chooser::User,
+            ..self.settings.clone()
         }
     }
 
@@ -387,14 +474,15 @@ impl Sources {
     }
 
     /// The refs of `url`: one advertisement, remembered (failures too).
-    fn refs(&mut self, url: &str) -> Result<Rc<[RemoteRef]>, OpenError> {
+    fn refs(&mut self, url: &str, chooser: Chooser) -> Result<Rc<[RemoteRef]>, OpenError> {
         // libgit2 is set up on first use only: its OpenSSL setup rewrites `SSL_CERT_FILE`, which
         // must stay as the user set it for web sources (a missing file is an error there).
         git::set_timeouts();
         if let Some(known) = self.refs.get(url) {
             return known.clone().map_err(OpenError::Fetch);
         }
-        let refs = git::ls_remote(url, &self.settings)
+        self.judge_git(url, chooser)?;
+        let refs = git::ls_remote(url, &self.settings_for(chooser))
             .map(Rc::from)
             .map_err(Arc::new);
         self.refs.insert(url.to_owned(), refs.clone());
@@ -434,10 +522,11 @@ impl Sources {
                     want: Want::Head,
                     base: RelPath::ROOT,
                     skill: None,
+                    chooser: Chooser::User,
                 })
             }
             Source::Git(git_source) => {
-                let refs = self.refs(&git_source.url)?;
+                let refs = self.refs(&git_source.url, Chooser::User)?;
                 let (git_ref, subpath) = git_source.selector.resolve(&git::short_names(&refs))?;
                 let want = Want::of_ref(git_ref.as_deref());
                 let source_type = match git_source.provider {
@@ -473,6 +562,7 @@ impl Sources {
                         })?
                         .unwrap_or_default(),
                     skill: git_source.skill.clone(),
+                    chooser: Chooser::User,
                 })
             }
             Source::Web { url, public, kind } => Ok(Request {
@@ -491,6 +581,7 @@ impl Sources {
                 },
                 base: RelPath::ROOT,
                 skill: None,
+                chooser: Chooser::User,
             }),
         }
     }
@@ -501,8 +592,9 @@ impl Sources {
         let Location::Git(url) = &request.location else {
             return Ok(None);
         };
-        let refs = self.refs(url)?;
-        let (_, oid) = git::resolve_fetching(url, &refs, &request.want, &self.settings)?;
+        let refs = self.refs(url, request.chooser)?;
+        let settings = self.settings_for(request.chooser);
+        let (_, oid) = git::resolve_fetching(url, &refs, &request.want, &settings)?;
         Ok(Some(oid.to_string()))
     }
 
@@ -550,6 +642,14 @@ impl Sources {
                     });
                 }
                 if self.offline {
+                    if let Want::Commit { oid, .. } = &request.want
+                        && git::cached_unverified(url, oid, &self.settings)
+                    {
+                        return Err(OpenError::OfflineUnverified {
+                            url: super::redact(url),
+                            commit: crate::lock::short(oid).to_owned(),
+                        });
+                    }
                     return Err(OpenError::Offline(super::redact(url)));
                 }
                 let commit = self.tip(request)?.unwrap_or_default();
@@ -558,9 +658,10 @@ impl Sources {
                     origin.commit = Some(key.1);
                     Rc::clone(tree)
                 } else {
-                    let refs = self.refs(url)?;
-                    let fetched =
-                        git::fetch(url, &request.want, Some(refs.to_vec()), &self.settings)?;
+                    let refs = self.refs(url, request.chooser)?;
+                    self.judge_git(url, request.chooser)?;
+                    let settings = self.settings_for(request.chooser);
+                    let fetched = git::fetch(url, &request.want, Some(refs.to_vec()), &settings)?;
                     let tree: Rc<dyn SourceTree> = Rc::new(fetched.tree);
                     self.trees.insert(key, Rc::clone(&tree));
                     origin.commit = Some(fetched.commit);
@@ -575,8 +676,21 @@ impl Sources {
                 let fetched = match self.web.entry((url.clone(), *well_known)) {
                     Entry::Occupied(known) => known.into_mut(),
                     Entry::Vacant(slot) => {
-                        let http = super::http::Http::new(self.settings.progress)
-                            .map_err(WebError::from)?;
+                        let progress = self.settings.progress;
+                        let http = match request.chooser {
+                            Chooser::User => super::http::Http::new(progress),
+                            Chooser::Lock => {
+                                let policy = if let Some(policy) = &self.policy {
+                                    Arc::clone(policy)
+                                } else {
+                                    let policy = Arc::new(Policy::from_env()?);
+                                    self.policy = Some(Arc::clone(&policy));
+                                    policy
+                                };
+                                super::http::Http::guarded(progress, policy)
+                            }
+                        }
+                        .map_err(WebError::from)?;
                         slot.insert(web::open(http, url, *well_known, self.settings.web)?)
                     }
                 };

@@ -282,8 +282,12 @@ fn web_source_refused_then_allowed() {
         lock(&context)["skills"]["evil"]["allow"],
         json!(["security/remote-exec"])
     );
+    // The lock's source is the test's own server, on loopback: trusted as a mirror would be.
     let teammate = context.teammate();
-    let output = run(teammate.command().args(["install", "--frozen"]));
+    let output = run(teammate
+        .command()
+        .args(["install", "--frozen"])
+        .env("SKILLS_TRUSTED_HOSTS", server.authority()));
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert!(
         teammate

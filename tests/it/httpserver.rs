@@ -52,6 +52,12 @@ impl HttpServer {
         }
     }
 
+    /// `127.0.0.1:PORT`: what `SKILLS_TRUSTED_HOSTS` names to let a project's lockfile reach
+    /// this server (the test's own, as an intranet mirror is the user's).
+    pub fn authority(&self) -> String {
+        self.url.trim_start_matches("http://").to_owned()
+    }
+
     /// Serves `route` at `path` (without the query string).
     pub fn route(&self, path: &str, route: Route) {
         self.routes.lock().unwrap().insert(path.to_owned(), route);

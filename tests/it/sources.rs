@@ -152,3 +152,179 @@ fn git_ssh_command_is_honoured() {
         upstream.head()
     );
 }
+
+/// `add` by each of `forms` in turn, each with `-s skill`, over the GitLab mirror.
+fn add_forms(
+    context: &TestContext,
+    remote: &crate::add::Remote,
+    forms: &[(&str, &str)],
+) -> Vec<String> {
+    let mut sources = Vec::new();
+    for (form, skill) in forms {
+        let output = run(context
+            .command()
+            .args(["add", form, "-s", skill, "-a", "claude-code", "-y"])
+            .env("SKILLS_GITLAB_URL", &remote.daemon.base_url));
+        ok(&output);
+        assert!(
+            !output.stderr.contains("not from"),
+            "{form}: {}",
+            output.stderr
+        );
+        sources.push(
+            lock(context)["skills"][skill]["source"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    sources
+}
+
+#[test]
+fn every_form_of_a_gitlab_repository_is_one_source() {
+    let context = TestContext::new();
+    let remote = crate::add::Remote::new(&context);
+    remote.upstream("acme/flat", &fixture("flat"));
+    remote.upstream("acme/team/deep", &fixture("flat"));
+    let forms = [
+        ("gitlab:acme/flat", "csv-tools"),
+        ("https://gitlab.com/acme/flat", "csv-tools"),
+        ("https://gitlab.com/acme/flat.git", "csv-tools"),
+        ("gitlab.com/acme/flat", "csv-tools"),
+        (
+            "https://gitlab.com/acme/flat/-/tree/main/skills/pdf-forms",
+            "pdf-forms",
+        ),
+        ("gitlab:acme/flat#main", "release-notes"),
+    ];
+    let sources = add_forms(&context, &remote, &forms);
+    assert!(
+        sources
+            .iter()
+            .all(|s| s == "https://gitlab.com/acme/flat.git"),
+        "the clone URL, as the reference records it: {sources:?}"
+    );
+    // Subgroups too.
+    let deep = [
+        ("gitlab:acme/team/deep", "csv-tools"),
+        (
+            "https://gitlab.com/acme/team/deep/-/blob/main/skills/csv-tools/SKILL.md",
+            "csv-tools",
+        ),
+    ];
+    let other = TestContext::new();
+    let sources = add_forms(&other, &remote, &deep);
+    assert!(
+        sources
+            .iter()
+            .all(|s| s == "https://gitlab.com/acme/team/deep.git"),
+        "{sources:?}"
+    );
+    // `check` and `update` treat the entries as one source: one ref advertisement.
+    let before = remote.daemon.upload_pack_requests_for("acme/flat");
+    for command in [&["check", "--exit-code"][..], &["update"][..]] {
+        let output = run(context
+            .command()
+            .args(command)
+            .env("SKILLS_GITLAB_URL", &remote.daemon.base_url));
+        ok(&output);
+    }
+    assert_eq!(
+        remote.daemon.upload_pack_requests_for("acme/flat"),
+        before + 2,
+        "{}",
+        remote.daemon.log()
+    );
+}
+
+#[test]
+fn every_form_of_a_github_repository_is_one_source() {
+    let context = TestContext::new();
+    let remote = crate::add::Remote::new(&context);
+    remote.upstream("acme/flat", &fixture("flat"));
+    let base = &remote.daemon.base_url;
+    let forms = [
+        "acme/flat".to_owned(),
+        "github:acme/flat".to_owned(),
+        "https://github.com/acme/flat".to_owned(),
+        "https://github.com/acme/flat.git".to_owned(),
+        "github.com/acme/flat".to_owned(),
+        "https://github.com/acme/flat/tree/main/skills/csv-tools".to_owned(),
+        "https://github.com/acme/flat/blob/main/skills/csv-tools/SKILL.md".to_owned(),
+        format!("{base}/acme/flat/tree/main/skills/csv-tools"),
+    ];
+    for form in &forms {
+        let output = crate::add::add(
+            &context,
+            Some(&remote),
+            &[form, "-s", "csv-tools", "-a", "claude-code", "-y"],
+        );
+        ok(&output);
+        assert!(
+            !output.stderr.contains("not from"),
+            "{form}: {}",
+            output.stderr
+        );
+        assert_eq!(
+            lock(&context)["skills"]["csv-tools"]["source"],
+            "acme/flat",
+            "{form}"
+        );
+    }
+}
+
+#[test]
+fn gitlab_entries_of_older_forms_are_the_same_source() {
+    let context = TestContext::new();
+    let remote = crate::add::Remote::new(&context);
+    remote.upstream("acme/flat", &fixture("flat"));
+    let gitlab = |args: &[&str]| {
+        run(context
+            .command()
+            .args(args)
+            .env("SKILLS_GITLAB_URL", &remote.daemon.base_url))
+    };
+    ok(&gitlab(&[
+        "add",
+        "gitlab:acme/flat",
+        "-s",
+        "csv-tools",
+        "-a",
+        "claude-code",
+        "-y",
+    ]));
+    // A lock written before: `gitlab:` as typed; the reference's host-less `acme/flat`.
+    let path = context.project.join("skills-lock.json");
+    let mut written = lock(&context);
+    for (source, keep_url) in [("gitlab:acme/flat", true), ("acme/flat", false)] {
+        let entry = &mut written["skills"]["csv-tools"];
+        entry["source"] = source.into();
+        if !keep_url {
+            entry.as_object_mut().unwrap().remove("sourceUrl");
+        }
+        std::fs::write(&path, serde_json::to_string_pretty(&written).unwrap()).unwrap();
+        // Restored from the GitLab repository (not GitHub's `acme/flat`).
+        let fresh = context.teammate();
+        let output = run(fresh
+            .command()
+            .args(["install", "--frozen"])
+            .env("SKILLS_GITLAB_URL", &remote.daemon.base_url));
+        ok(&output);
+        // Added again by another form: the same source, no conflict.
+        let output = gitlab(&[
+            "add",
+            "https://gitlab.com/acme/flat/-/tree/main/skills/csv-tools",
+            "-a",
+            "claude-code",
+            "-y",
+        ]);
+        ok(&output);
+        assert!(
+            !output.stderr.contains("not from"),
+            "{source}: {}",
+            output.stderr
+        );
+        written = lock(&context);
+    }
+}

@@ -32,6 +32,17 @@ fn skills(context: &TestContext, args: &[&str]) -> Output {
     run(&mut command)
 }
 
+/// `skills ARGS` reading a project lock whose sources are on `server`, which the test trusts
+/// (`SKILLS_TRUSTED_HOSTS`): a lockfile may not send `skills` to loopback otherwise.
+fn trusting(context: &TestContext, server: &HttpServer, args: &[&str]) -> Output {
+    let mut command = context.command();
+    command
+        .args(args)
+        .env("SKILLS_HTTP_TIMEOUT", "2")
+        .env("SKILLS_TRUSTED_HOSTS", server.authority());
+    run(&mut command)
+}
+
 /// `add URL --skill '*' -a claude-code -y`.
 fn add_all(context: &TestContext, url: &str) -> Output {
     skills(
@@ -205,7 +216,7 @@ fn well_known_v1_index_add_list_lock_and_install_frozen() {
     assert_eq!(entry["skillPath"], "pdf/SKILL.md");
 
     let fresh = context.teammate();
-    let output = skills(&fresh, &["install", "--frozen"]);
+    let output = trusting(&fresh, &server, &["install", "--frozen"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert_eq!(
         tree(&fresh.project.join(".claude")),
@@ -217,21 +228,21 @@ fn well_known_v1_index_add_list_lock_and_install_frozen() {
         "/.well-known/agent-skills/pdf/scripts/fill.py",
         "print('fill v2')\n",
     );
-    let output = skills(&context, &["check", "--exit-code"]);
+    let output = trusting(&context, &server, &["check", "--exit-code"]);
     snapshot_output!(context, output);
     // Where a copy is in place as locked, the site is not asked at all (the disk first)...
     let requests = server.requests().len();
-    let output = skills(&fresh, &["install", "--frozen"]);
+    let output = trusting(&fresh, &server, &["install", "--frozen"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert_eq!(server.requests().len(), requests, "no request");
     // ...elsewhere the lock can no longer be reproduced from its source.
     let other = context.teammate();
     let before = tree(&other.project);
-    let output = skills(&other, &["install", "--frozen"]);
+    let output = trusting(&other, &server, &["install", "--frozen"]);
     assert_eq!(output.code, 1, "{}", output.stderr);
     snapshot_output!(other, output);
     assert_eq!(tree(&other.project), before);
-    assert_eq!(skills(&context, &["update"]).code, 0);
+    assert_eq!(trusting(&context, &server, &["update"]).code, 0);
     assert_eq!(
         std::fs::read_to_string(context.project.join(".claude/skills/pdf/scripts/fill.py"))
             .unwrap(),
@@ -312,7 +323,7 @@ fn well_known_v0_2_index_with_digests() {
     );
     // An unchanged digest is an unchanged skill: `check` reads the index and nothing else.
     server.clear_log();
-    let output = skills(&context, &["check", "--exit-code"]);
+    let output = trusting(&context, &server, &["check", "--exit-code"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
     assert!(
         server.requests().iter().all(|r| r.contains("index.json")),
@@ -320,7 +331,7 @@ fn well_known_v0_2_index_with_digests() {
         server.requests()
     );
     let fresh = context.teammate();
-    assert_eq!(skills(&fresh, &["install", "--frozen"]).code, 0);
+    assert_eq!(trusting(&fresh, &server, &["install", "--frozen"]).code, 0);
     assert_eq!(
         tree(&fresh.project.join(".claude")),
         tree(&context.project.join(".claude"))
@@ -384,7 +395,7 @@ fn direct_downloads_and_redirects() {
             "{path}"
         );
         let fresh = context.teammate();
-        let output = skills(&fresh, &["install", "--frozen"]);
+        let output = trusting(&fresh, &server, &["install", "--frozen"]);
         assert_eq!(output.code, 0, "{path} {name}: {}", output.stderr);
         assert_eq!(
             tree(&fresh.project.join(".claude")),

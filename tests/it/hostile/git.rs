@@ -368,7 +368,13 @@ fn two_skills_for_one_folder_are_refused_before_writing() {
         assert_eq!(count, 1, "{}", output.stderr);
         let lock = crate::add::lock(&attack.context);
         assert_eq!(lock["skills"].as_object().unwrap().len(), 1, "{lock}");
-        let check = run(attack.context.command().arg("check"));
+        // The lock names the test's own daemon on loopback: trusted, as a mirror would be.
+        let trusted = format!("127.0.0.1:{}", attack.daemon.port);
+        let check = run(attack
+            .context
+            .command()
+            .arg("check")
+            .env("SKILLS_TRUSTED_HOSTS", trusted));
         assert_eq!(check.code, 0, "{}", check.stderr);
     }
 }

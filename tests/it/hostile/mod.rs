@@ -4,6 +4,7 @@
 //! asserts a clear error, the canary untouched and, where the command is refused as a whole,
 //! the project unchanged.
 
+mod addresses;
 mod archive;
 mod checkout;
 mod collision;
@@ -11,6 +12,7 @@ mod container;
 mod git;
 mod lockfile;
 mod npm;
+mod provenance;
 mod redteam_leaks;
 mod redteam_writes;
 mod serve;
