@@ -45,6 +45,24 @@ pub fn lock(context: &TestContext) -> Value {
         .unwrap()
 }
 
+/// Rewrites the project's lock as `npx skills` writes it: no `commit`, `files`, `agents` or
+/// `mode` in any entry (only `computedHash` pins the files). Returns the lock as it was.
+pub fn as_reference_lock(context: &TestContext) -> Value {
+    let before = lock(context);
+    let mut stripped = before.clone();
+    for entry in stripped["skills"].as_object_mut().unwrap().values_mut() {
+        let entry = entry.as_object_mut().unwrap();
+        for field in ["commit", "files", "agents", "mode"] {
+            entry.remove(field);
+        }
+    }
+    crate::common::write(
+        &context.project.join("skills-lock.json"),
+        serde_json::to_vec_pretty(&stripped).unwrap(),
+    );
+    before
+}
+
 pub fn tree(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];

@@ -456,17 +456,7 @@ fn a_reference_entry_is_never_restored_from_the_store() {
     // runs names and bytes together: another folder can share it (a fork installed anywhere
     // on this machine), so the store, whose every entry was put there by some project, is not
     // asked; the source is.
-    let mut lock = crate::add::lock(&context);
-    for entry in lock["skills"].as_object_mut().unwrap().values_mut() {
-        let entry = entry.as_object_mut().unwrap();
-        for field in ["commit", "files", "agents", "mode"] {
-            entry.remove(field);
-        }
-    }
-    crate::common::write(
-        &context.project.join("skills-lock.json"),
-        serde_json::to_string_pretty(&lock).unwrap(),
-    );
+    crate::add::as_reference_lock(&context);
     let github = remote.daemon.base_url.clone();
     drop(remote);
     std::fs::remove_dir_all(context.project.join(".claude")).unwrap();

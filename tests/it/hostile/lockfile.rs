@@ -182,18 +182,7 @@ fn a_reference_entry_is_named_until_its_files_are_pinned() {
     };
     let output = skills(&["add", "acme/guide", "-a", "claude-code", "-y"]);
     assert_eq!(output.code, 0, "{}", output.stderr);
-    // As `npx skills` writes it.
-    let mut lock = crate::add::lock(&context);
-    for field in ["files", "commit", "agents", "mode"] {
-        lock["skills"]["guide"]
-            .as_object_mut()
-            .unwrap()
-            .remove(field);
-    }
-    write(
-        &context.project.join("skills-lock.json"),
-        serde_json::to_vec_pretty(&lock).unwrap(),
-    );
+    crate::add::as_reference_lock(&context);
     let installed = context.project.join(".claude/skills/guide/style.md");
     std::fs::remove_dir_all(context.project.join(".claude")).unwrap();
     let output = skills(&["install", "--frozen"]);
