@@ -80,6 +80,9 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         }
         activation_text(args, &entries, &activations, &shared)?
     };
+    // Whatever the format or template, no text of a skill can pose as a `--write` marker (JSON
+    // has its own escape, applied where it is rendered).
+    let text = write::neutralise(&text);
     match (&args.write, &target) {
         (Some(file), Some((cwd, root, _))) => {
             let outcome = write::write(file, cwd, root, &text)?;
@@ -284,7 +287,8 @@ fn activation_text(
                     resources: &a.package.resources,
                 })
                 .collect();
-            crate::json::pretty(&crate::json::Skills::new(&skills))?
+            let text = crate::json::pretty(&crate::json::Skills::new(&skills))?;
+            write::neutralise_json(&text).into_owned()
         }
         Shape::SkillsRef => {
             return Err(Error::msg("`--format skills-ref` prints the catalog only")

@@ -10,6 +10,7 @@ mod container;
 mod git;
 mod lockfile;
 mod npm;
+mod prompt_markers;
 mod redteam_leaks;
 mod redteam_writes;
 mod serve;
