@@ -28,6 +28,7 @@ pub mod prompt;
 pub mod relpath;
 pub mod skill;
 pub mod source;
+pub mod trust;
 pub mod upstream;
 
 use std::ffi::OsString;

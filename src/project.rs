@@ -11,6 +11,14 @@
 //! above the repository root (the folder with `.git`); with neither up to there, the repository
 //! root, or outside a repository the working directory. The user's home is never a project found
 //! from below it: its agent dirs are the user's scope.
+//!
+//! A folder is the project only when [`crate::trust`] trusts it: owned by you, not writable by
+//! every user, its markers yours (git's `safe.directory`). A marked folder above the working
+//! directory that is not trusted ends the climb and is said (a warning naming it and why):
+//! the working directory is then the project, as if nothing were above it. The working
+//! directory itself not trusted as the project (marked or not) is an error for every command of
+//! the project's scope, naming the folder, its owner or mode, and `SKILLS_SAFE_DIRECTORIES`; the
+//! user's scope (`-g`) never looks for a project.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -70,6 +78,8 @@ pub enum ProjectError {
     NoGlobalSubagents,
     #[error("`{0}` cannot be a subagent folder name")]
     SubagentName(String),
+    #[error("`{}` cannot be the project: {}", .0.folder.display(), .0.reason())]
+    Untrusted(crate::trust::Untrusted),
 }
 
 impl ProjectError {
@@ -111,6 +121,7 @@ impl Hint for ProjectError {
             ProjectError::NoGlobalSubagents => {
                 Some("install them into the project instead (without `-g`)".into())
             }
+            ProjectError::Untrusted(untrusted) => Some(untrusted.hint()),
             ProjectError::CurrentDir(_) | ProjectError::SubagentName(_) => None,
         }
     }
@@ -140,6 +151,8 @@ pub struct ProjectRoot {
     pub path: PathBuf,
     pub found: Found,
     pub cwd: PathBuf,
+    /// A marked folder above the working directory that was not trusted as the project.
+    pub passed_over: Option<crate::trust::Untrusted>,
 }
 
 impl ProjectRoot {
@@ -147,12 +160,21 @@ impl ProjectRoot {
     pub fn locate() -> Result<ProjectRoot, ProjectError> {
         let cwd = current_dir()?;
         let home = dirs::home_dir();
-        let (path, found) = find_root(&cwd, home.as_deref());
-        Ok(ProjectRoot { path, found, cwd })
+        let trust = crate::trust::Trust::from_env();
+        find_root(&cwd, home.as_deref(), &trust).map_err(ProjectError::Untrusted)
     }
 
-    /// One line on stderr naming the root and why, when it is not the working directory.
+    /// On stderr: the marked folder passed over, and the root and why when it is not the
+    /// working directory.
     pub fn announce(&self, printer: &Printer) {
+        if let Some(untrusted) = &self.passed_over {
+            printer.warn(format_args!(
+                "`{}` is not used as the project: {}; the project is the working directory",
+                untrusted.folder.display(),
+                untrusted.reason()
+            ));
+            printer.hint(untrusted.trust_hint());
+        }
         if self.path == self.cwd {
             return;
         }
@@ -181,24 +203,58 @@ fn marker_dirs() -> Vec<&'static str> {
 
 /// The project root of `cwd`: the nearest folder at or above it with a `skills-lock.json` or a
 /// hidden agent dir, not climbing above a repository root (the folder with `.git`) or into
-/// `home` (the user's scope); with none, the repository root, else `cwd`.
-pub fn find_root(cwd: &Path, home: Option<&Path>) -> (PathBuf, Found) {
+/// `home` (the user's scope); with none, the repository root, else `cwd`. A marked folder that
+/// `trust` refuses is never the root: above `cwd` it ends the climb (and is returned as passed
+/// over), as `cwd` it is the error, as is a `cwd` refused when nothing above it is the root.
+pub fn find_root(
+    cwd: &Path,
+    home: Option<&Path>,
+    trust: &crate::trust::Trust,
+) -> Result<ProjectRoot, crate::trust::Untrusted> {
     let markers = marker_dirs();
+    let root = |path: &Path, found, passed_over| ProjectRoot {
+        path: path.to_path_buf(),
+        found,
+        cwd: cwd.to_path_buf(),
+        passed_over,
+    };
+    let mut passed_over = None;
     for dir in cwd.ancestors() {
         if dir != cwd && home.is_some_and(|home| dir == home) {
             break;
         }
-        if dir.join(PROJECT_LOCK).is_file() {
-            return (dir.to_path_buf(), Found::Lock);
-        }
-        if let Some(marker) = markers.iter().find(|m| dir.join(m).is_dir()) {
-            return (dir.to_path_buf(), Found::AgentDir(marker));
-        }
-        if dir.join(".git").exists() {
-            return (dir.to_path_buf(), Found::Repository);
+        // Every marker present is checked, not only the one that makes the root: the
+        // others are read as part of the project too.
+        let lock = dir.join(PROJECT_LOCK).is_file();
+        let agent_dirs: Vec<&'static str> = markers
+            .iter()
+            .copied()
+            .filter(|m| dir.join(m).is_dir())
+            .collect();
+        let repository = dir.join(".git").exists();
+        let found = match (lock, agent_dirs.first(), repository) {
+            (true, _, _) => Found::Lock,
+            (false, Some(marker), _) => Found::AgentDir(marker),
+            (false, None, true) => Found::Repository,
+            (false, None, false) => continue,
+        };
+        let present: Vec<&str> = lock
+            .then_some(PROJECT_LOCK)
+            .into_iter()
+            .chain(agent_dirs)
+            .chain(repository.then_some(".git"))
+            .collect();
+        match trust.check(dir, &present) {
+            Ok(()) => return Ok(root(dir, found, None)),
+            Err(untrusted) if dir == cwd => return Err(untrusted),
+            Err(untrusted) => {
+                passed_over = Some(untrusted);
+                break;
+            }
         }
     }
-    (cwd.to_path_buf(), Found::WorkingDir)
+    trust.check(cwd, &[])?;
+    Ok(root(cwd, Found::WorkingDir, passed_over))
 }
 
 /// `path` as the user sees it: relative to the project, `~/…` in the user's scope, else whole.
@@ -218,17 +274,35 @@ pub fn shown(path: &std::path::Path, scope: &Scope) -> String {
 impl Scope {
     /// The scope, its project found from the working directory without a word.
     pub fn new(global: bool) -> Result<Scope, ProjectError> {
-        Scope::at(global, &ProjectRoot::locate()?)
+        if global {
+            return Scope::user();
+        }
+        Scope::at(false, &ProjectRoot::locate()?)
     }
 
     /// The same, saying on stderr which project root is used when it is not the working
-    /// directory.
+    /// directory (and which marked folder above was not trusted).
     pub fn open(global: bool, printer: &Printer) -> Result<Scope, ProjectError> {
-        let root = ProjectRoot::locate()?;
-        if !global {
-            root.announce(printer);
+        if global {
+            return Scope::user();
         }
-        Scope::at(global, &root)
+        let root = ProjectRoot::locate()?;
+        root.announce(printer);
+        Scope::at(false, &root)
+    }
+
+    /// The user's scope: no project is looked for.
+    fn user() -> Result<Scope, ProjectError> {
+        let cwd = current_dir()?;
+        Scope::at(
+            true,
+            &ProjectRoot {
+                path: cwd.clone(),
+                found: Found::WorkingDir,
+                cwd,
+                passed_over: None,
+            },
+        )
     }
 
     fn at(global: bool, root: &ProjectRoot) -> Result<Scope, ProjectError> {
@@ -538,7 +612,11 @@ mod tests {
         mkdir("home/loose/x");
         std::fs::write(base.join("home/repo/a/skills-lock.json"), "{}").unwrap();
         let home = base.join("home");
-        let root = |rel: &str| find_root(&base.join(rel), Some(&home));
+        let trust = crate::trust::Trust::from_env();
+        let root = |rel: &str| {
+            let found = find_root(&base.join(rel), Some(&home), &trust).unwrap();
+            (found.path, found.found)
+        };
         assert_eq!(
             root("home/repo/a/b/c"),
             (base.join("home/repo/a"), Found::Lock)
@@ -565,5 +643,29 @@ mod tests {
             root("home"),
             (home.clone(), Found::AgentDir(".claude/skills"))
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_world_writable_parent_is_passed_over_and_never_the_working_dir() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let temp = tempfile::tempdir().unwrap();
+        let shared = temp.path().join("shared");
+        std::fs::create_dir_all(shared.join(".claude/skills/evil")).unwrap();
+        std::fs::create_dir_all(shared.join("mine/deep")).unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let trust = crate::trust::Trust::from_env();
+        let found = find_root(&shared.join("mine/deep"), None, &trust).unwrap();
+        assert_eq!(
+            (found.path.as_path(), &found.found),
+            (shared.join("mine/deep").as_path(), &Found::WorkingDir)
+        );
+        let passed = found.passed_over.unwrap();
+        assert_eq!(passed.folder, shared);
+        let err = find_root(&shared, None, &trust).unwrap_err();
+        assert_eq!(err.folder, shared);
+        std::fs::remove_dir_all(shared.join(".claude")).unwrap();
+        let err = find_root(&shared, None, &trust).unwrap_err();
+        assert_eq!(err.folder, shared, "the working dir, marked or not");
     }
 }

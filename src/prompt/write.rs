@@ -144,12 +144,19 @@ pub fn splice(path: &Path, existing: Option<&str>, block: &str) -> Result<String
 
 /// Puts `block` into `path` (relative to `cwd`, as typed). A file inside `project` is read and
 /// written through a handle on the project: links on the way (the file itself, a folder above
-/// it) are followed only while they stay inside, else refused. A file outside the project is
-/// where the user said.
-pub fn write(path: &Path, cwd: &Path, project: &Path, block: &str) -> Result<Outcome, WriteError> {
+/// it) are followed only while they stay inside, else refused. A file outside the project (or
+/// with no project) is where the user said.
+pub fn write(
+    path: &Path,
+    cwd: &Path,
+    project: Option<&Path>,
+    block: &str,
+) -> Result<Outcome, WriteError> {
     let absolute = crate::source::grammar::normalize(&cwd.join(path));
-    match absolute.strip_prefix(project) {
-        Ok(rel) if !rel.as_os_str().is_empty() => write_inside(path, project, rel, block),
+    match project.map(|project| (project, absolute.strip_prefix(project))) {
+        Some((project, Ok(rel))) if !rel.as_os_str().is_empty() => {
+            write_inside(path, project, rel, block)
+        }
         _ => write_outside(path, block),
     }
 }

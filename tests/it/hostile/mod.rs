@@ -14,6 +14,7 @@ mod prompt_markers;
 mod redteam_leaks;
 mod redteam_writes;
 mod serve;
+mod shared_root;
 mod text;
 
 use std::collections::BTreeMap;
