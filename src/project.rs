@@ -80,6 +80,13 @@ pub enum ProjectError {
     SubagentName(String),
     #[error("`{}` cannot be the project: {}", .0.folder.display(), .0.reason())]
     Untrusted(crate::trust::Untrusted),
+    /// A journal of an earlier run that cannot be finished yet (see `install::turn`).
+    #[error("{} cannot be finished yet: {}", if *.undo { "putting back what a failed `skills` run changed" } else { "an interrupted `skills` run" }, .problems.join("; "))]
+    Unfinished {
+        journal: PathBuf,
+        undo: bool,
+        problems: Vec<String>,
+    },
 }
 
 impl ProjectError {
@@ -122,6 +129,10 @@ impl Hint for ProjectError {
                 Some("install them into the project instead (without `-g`)".into())
             }
             ProjectError::Untrusted(untrusted) => Some(untrusted.hint()),
+            ProjectError::Unfinished { journal, .. } => Some(format!(
+                "nothing is written here until it is: fix what stops it, then run the command again, which finishes it first (the journal is `{}`)",
+                journal.display()
+            )),
             ProjectError::CurrentDir(_) | ProjectError::SubagentName(_) => None,
         }
     }

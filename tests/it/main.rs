@@ -35,6 +35,7 @@ mod project_root;
 mod prompt;
 mod prompt_paths;
 mod relpath_fuzz;
+mod rollback;
 mod security;
 mod serve;
 mod serve_entries;
