@@ -120,7 +120,7 @@ complete -c skills -n "__fish_skills_using_subcommand remove" -s a -l agent -d '
 complete -c skills -n "__fish_skills_using_subcommand remove" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c skills -n "__fish_skills_using_subcommand remove" -l all -d 'Remove every installed skill (implies `--yes`)'
+complete -c skills -n "__fish_skills_using_subcommand remove" -l all -d 'Remove every skill the lockfile lists, with its links (implies `--yes`); a folder no lock lists is removed only by name'
 complete -c skills -n "__fish_skills_using_subcommand remove" -s g -l global -d 'Remove from the user\'s dirs instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand remove" -s y -l yes -d 'Do not ask for confirmation'
 complete -c skills -n "__fish_skills_using_subcommand remove" -l dry-run -d 'Print what would be removed, and remove nothing'
@@ -135,7 +135,7 @@ complete -c skills -n "__fish_skills_using_subcommand rm" -s a -l agent -d 'Remo
 complete -c skills -n "__fish_skills_using_subcommand rm" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c skills -n "__fish_skills_using_subcommand rm" -l all -d 'Remove every installed skill (implies `--yes`)'
+complete -c skills -n "__fish_skills_using_subcommand rm" -l all -d 'Remove every skill the lockfile lists, with its links (implies `--yes`); a folder no lock lists is removed only by name'
 complete -c skills -n "__fish_skills_using_subcommand rm" -s g -l global -d 'Remove from the user\'s dirs instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand rm" -s y -l yes -d 'Do not ask for confirmation'
 complete -c skills -n "__fish_skills_using_subcommand rm" -l dry-run -d 'Print what would be removed, and remove nothing'
@@ -150,7 +150,7 @@ complete -c skills -n "__fish_skills_using_subcommand r" -s a -l agent -d 'Remov
 complete -c skills -n "__fish_skills_using_subcommand r" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c skills -n "__fish_skills_using_subcommand r" -l all -d 'Remove every installed skill (implies `--yes`)'
+complete -c skills -n "__fish_skills_using_subcommand r" -l all -d 'Remove every skill the lockfile lists, with its links (implies `--yes`); a folder no lock lists is removed only by name'
 complete -c skills -n "__fish_skills_using_subcommand r" -s g -l global -d 'Remove from the user\'s dirs instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand r" -s y -l yes -d 'Do not ask for confirmation'
 complete -c skills -n "__fish_skills_using_subcommand r" -l dry-run -d 'Print what would be removed, and remove nothing'

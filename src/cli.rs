@@ -399,7 +399,8 @@ pub struct RemoveArgs {
     /// Skills to remove, as with NAME (repeatable, or comma-separated; `*` for all)
     #[arg(short, long = "skill", value_name = "NAME", num_args = 1.., value_delimiter = ',')]
     pub skills: Vec<String>,
-    /// Remove every installed skill (implies `--yes`)
+    /// Remove every skill the lockfile lists, with its links (implies `--yes`); a folder no lock
+    /// lists is removed only by name
     #[arg(long, conflicts_with_all = ["names", "skills"])]
     pub all: bool,
     /// Remove only from these agents (repeatable, or comma-separated)

@@ -26,6 +26,14 @@ pub const SKILLS_CACHE_DIR: &str = "SKILLS_CACHE_DIR";
 /// `1`: `skills install` restores from this machine only (the shared store and the git cache),
 /// as with `--offline`.
 pub const SKILLS_OFFLINE: &str = "SKILLS_OFFLINE";
+/// Folders trusted as the project although another user owns them or every user may write to
+/// them (git's `safe.directory`): paths separated as in `PATH`; `dir/*` trusts a folder and every
+/// folder below it, `*` every folder. Without it, such a folder is never the project
+/// (see `SECURITY.md`).
+pub const SKILLS_SAFE_DIRECTORIES: &str = "SKILLS_SAFE_DIRECTORIES";
+/// Set by `sudo` to the user it runs for: as root, a project that user owns is trusted, as git
+/// does.
+pub const SUDO_UID: &str = "SUDO_UID";
 /// Set to `1` in `cargo test` to rewrite snapshots of generated files (completions, man pages).
 pub const SKILLS_BLESS: &str = "SKILLS_BLESS";
 /// Disables color, as everywhere (<https://no-color.org>).

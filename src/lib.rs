@@ -29,6 +29,7 @@ pub mod relpath;
 pub mod settings;
 pub mod skill;
 pub mod source;
+pub mod trust;
 pub mod upstream;
 
 use std::ffi::OsString;

@@ -11,6 +11,14 @@
 //! above the repository root (the folder with `.git`); with neither up to there, the repository
 //! root, or outside a repository the working directory. The user's home is never a project found
 //! from below it: its agent dirs are the user's scope.
+//!
+//! A folder is the project only when [`crate::trust`] trusts it: owned by you, not writable by
+//! every user, its markers yours (git's `safe.directory`). A marked folder above the working
+//! directory that is not trusted ends the climb and is said (a warning naming it and why):
+//! the working directory is then the project, as if nothing were above it. The working
+//! directory itself not trusted as the project (marked or not) is an error for every command of
+//! the project's scope, naming the folder, its owner or mode, and `SKILLS_SAFE_DIRECTORIES`; the
+//! user's scope (`-g`) never looks for a project.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +29,10 @@ use crate::index::{self, NameFilter, SkillIndex};
 use crate::lock::{Guard, Lock, LockError, LockKind, PROJECT_LOCK};
 use crate::output::Printer;
 use crate::source::git::GitSettings;
+
+mod root;
+
+pub use root::{Found, ProjectRoot, find_root};
 
 /// One agent skills dir and the agents it is recorded for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +82,15 @@ pub enum ProjectError {
     NoGlobalSubagents,
     #[error("`{0}` cannot be a subagent folder name")]
     SubagentName(String),
+    #[error("`{}` cannot be the project: {}", .0.folder.display(), .0.reason())]
+    Untrusted(crate::trust::Untrusted),
+    /// A journal of an earlier run that cannot be finished yet (see `install::turn`).
+    #[error("{} cannot be finished yet: {}", if *.undo { "putting back what a failed `skills` run changed" } else { "an interrupted `skills` run" }, .problems.join("; "))]
+    Unfinished {
+        journal: PathBuf,
+        undo: bool,
+        problems: Vec<String>,
+    },
 }
 
 impl ProjectError {
@@ -111,6 +132,11 @@ impl Hint for ProjectError {
             ProjectError::NoGlobalSubagents => {
                 Some("install them into the project instead (without `-g`)".into())
             }
+            ProjectError::Untrusted(untrusted) => Some(untrusted.hint()),
+            ProjectError::Unfinished { journal, .. } => Some(format!(
+                "nothing is written here until it is: fix what stops it, then run the command again, which finishes it first (the journal is `{}`)",
+                journal.display()
+            )),
             ProjectError::CurrentDir(_) | ProjectError::SubagentName(_) => None,
         }
     }
@@ -119,86 +145,6 @@ impl Hint for ProjectError {
 /// The working directory: the project root for default roots and the base for shown paths.
 pub fn current_dir() -> Result<PathBuf, ProjectError> {
     std::env::current_dir().map_err(ProjectError::CurrentDir)
-}
-
-/// Why a folder is the project root.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Found {
-    /// It holds `skills-lock.json`.
-    Lock,
-    /// It holds this agent skills dir.
-    AgentDir(&'static str),
-    /// Nothing marks a project up to the repository root: that root.
-    Repository,
-    /// Nothing marks a project, and no repository holds the working directory.
-    WorkingDir,
-}
-
-/// The project a command works on, and the working directory it was found from.
-#[derive(Debug, Clone)]
-pub struct ProjectRoot {
-    pub path: PathBuf,
-    pub found: Found,
-    pub cwd: PathBuf,
-}
-
-impl ProjectRoot {
-    /// The project of the working directory: see the module docs.
-    pub fn locate() -> Result<ProjectRoot, ProjectError> {
-        let cwd = current_dir()?;
-        let home = dirs::home_dir();
-        let (path, found) = find_root(&cwd, home.as_deref());
-        Ok(ProjectRoot { path, found, cwd })
-    }
-
-    /// One line on stderr naming the root and why, when it is not the working directory.
-    pub fn announce(&self, printer: &Printer) {
-        if self.path == self.cwd {
-            return;
-        }
-        let why = match self.found {
-            Found::Lock => format!("it has `{PROJECT_LOCK}`"),
-            Found::AgentDir(dir) => format!("it has `{dir}`"),
-            Found::Repository => "the repository root".to_owned(),
-            Found::WorkingDir => return,
-        };
-        printer.status(format_args!(
-            "Using the project at `{}` ({why})",
-            self.path.display()
-        ));
-    }
-}
-
-/// The agent dirs that mark a project root: the hidden ones. `skills/`, `data/skills/` and
-/// `agent/skills/` of a few agents are common folder names in any source tree (this
-/// repository's own skills are in `skills/`), so a folder holding one is no project by itself.
-fn marker_dirs() -> Vec<&'static str> {
-    agents::project_dirs()
-        .into_iter()
-        .filter(|dir| dir.starts_with('.'))
-        .collect()
-}
-
-/// The project root of `cwd`: the nearest folder at or above it with a `skills-lock.json` or a
-/// hidden agent dir, not climbing above a repository root (the folder with `.git`) or into
-/// `home` (the user's scope); with none, the repository root, else `cwd`.
-pub fn find_root(cwd: &Path, home: Option<&Path>) -> (PathBuf, Found) {
-    let markers = marker_dirs();
-    for dir in cwd.ancestors() {
-        if dir != cwd && home.is_some_and(|home| dir == home) {
-            break;
-        }
-        if dir.join(PROJECT_LOCK).is_file() {
-            return (dir.to_path_buf(), Found::Lock);
-        }
-        if let Some(marker) = markers.iter().find(|m| dir.join(m).is_dir()) {
-            return (dir.to_path_buf(), Found::AgentDir(marker));
-        }
-        if dir.join(".git").exists() {
-            return (dir.to_path_buf(), Found::Repository);
-        }
-    }
-    (cwd.to_path_buf(), Found::WorkingDir)
 }
 
 /// `path` as the user sees it: relative to the project, `~/…` in the user's scope, else whole.
@@ -218,17 +164,35 @@ pub fn shown(path: &std::path::Path, scope: &Scope) -> String {
 impl Scope {
     /// The scope, its project found from the working directory without a word.
     pub fn new(global: bool) -> Result<Scope, ProjectError> {
-        Scope::at(global, &ProjectRoot::locate()?)
+        if global {
+            return Scope::user();
+        }
+        Scope::at(false, &ProjectRoot::locate()?)
     }
 
     /// The same, saying on stderr which project root is used when it is not the working
-    /// directory.
+    /// directory (and which marked folder above was not trusted).
     pub fn open(global: bool, printer: &Printer) -> Result<Scope, ProjectError> {
-        let root = ProjectRoot::locate()?;
-        if !global {
-            root.announce(printer);
+        if global {
+            return Scope::user();
         }
-        Scope::at(global, &root)
+        let root = ProjectRoot::locate()?;
+        root.announce(printer);
+        Scope::at(false, &root)
+    }
+
+    /// The user's scope: no project is looked for.
+    fn user() -> Result<Scope, ProjectError> {
+        let cwd = current_dir()?;
+        Scope::at(
+            true,
+            &ProjectRoot {
+                path: cwd.clone(),
+                found: Found::WorkingDir,
+                cwd,
+                passed_over: None,
+            },
+        )
     }
 
     fn at(global: bool, root: &ProjectRoot) -> Result<Scope, ProjectError> {
@@ -520,53 +484,5 @@ impl Scope {
         }
         targets.sort_by_key(|t| t.dir != self.canonical);
         targets
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_root_is_the_nearest_marked_folder_below_the_repository_root() {
-        let temp = tempfile::tempdir().unwrap();
-        let base = temp.path();
-        let mkdir = |rel: &str| std::fs::create_dir_all(base.join(rel)).unwrap();
-        mkdir("home/repo/.git");
-        mkdir("home/repo/a/b/c");
-        mkdir("home/repo/pkg/.claude/skills");
-        mkdir("home/repo/pkg/src");
-        mkdir("home/repo/plain/skills");
-        mkdir("home/.claude/skills");
-        mkdir("home/loose/x");
-        std::fs::write(base.join("home/repo/a/skills-lock.json"), "{}").unwrap();
-        let home = base.join("home");
-        let root = |rel: &str| find_root(&base.join(rel), Some(&home));
-        assert_eq!(
-            root("home/repo/a/b/c"),
-            (base.join("home/repo/a"), Found::Lock)
-        );
-        assert_eq!(
-            root("home/repo/pkg/src"),
-            (
-                base.join("home/repo/pkg"),
-                Found::AgentDir(".claude/skills")
-            )
-        );
-        // A plain `skills/` folder is no project; the repository root is.
-        assert_eq!(
-            root("home/repo/plain"),
-            (base.join("home/repo"), Found::Repository)
-        );
-        // Below HOME with no repository: HOME's agent dirs are the user's, not a project.
-        assert_eq!(
-            root("home/loose/x"),
-            (base.join("home/loose/x"), Found::WorkingDir)
-        );
-        // HOME itself, as the working directory, is what it always was.
-        assert_eq!(
-            root("home"),
-            (home.clone(), Found::AgentDir(".claude/skills"))
-        );
     }
 }

@@ -53,14 +53,24 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let target = match &args.write {
         Some(file) => {
             let cwd = super::current_dir()?;
-            let root = crate::project::ProjectRoot::locate()?.path;
+            let root = match crate::project::ProjectRoot::locate() {
+                Ok(root) => Some(root.path),
+                // The skills come from the paths given or the user's dirs: with no project to
+                // trust, the file is written where it was named, locations kept absolute.
+                Err(crate::project::ProjectError::Untrusted(_))
+                    if !args.index.paths.is_empty() || args.index.global =>
+                {
+                    None
+                }
+                Err(err) => return Err(err.into()),
+            };
             let file = crate::source::grammar::normalize(&cwd.join(file));
             Some((cwd, root, file))
         }
         None => None,
     };
     let relative = |location: &mut String| {
-        if let Some((_, root, file)) = target.as_ref().filter(|_| !args.uri)
+        if let Some((_, Some(root), file)) = target.as_ref().filter(|_| !args.uri)
             && let Some(relative) = write::relative_location(location, file, root)
         {
             *location = relative;
@@ -80,9 +90,12 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         }
         activation_text(args, &entries, &activations, &shared)?
     };
+    // Whatever the format or template, no text of a skill can pose as a `--write` marker (JSON
+    // has its own escape, applied where it is rendered).
+    let text = write::neutralise(&text);
     match (&args.write, &target) {
         (Some(file), Some((cwd, root, _))) => {
-            let outcome = write::write(file, cwd, root, &text)?;
+            let outcome = write::write(file, cwd, root.as_deref(), &text)?;
             let file = file.display();
             match outcome {
                 Outcome::Created => printer.status(format_args!(
@@ -284,7 +297,8 @@ fn activation_text(
                     resources: &a.package.resources,
                 })
                 .collect();
-            crate::json::pretty(&crate::json::Skills::new(&skills))?
+            let text = crate::json::pretty(&crate::json::Skills::new(&skills))?;
+            write::neutralise_json(&text).into_owned()
         }
         Shape::SkillsRef => {
             return Err(Error::msg("`--format skills-ref` prints the catalog only")

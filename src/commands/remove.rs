@@ -1,5 +1,9 @@
 //! `skills remove`: take skills out of agent dirs and the lock — by name, by source, or all;
 //! from every agent or only some.
+//!
+//! `--all` means every skill the lockfile lists (with the links to it), never a folder that no
+//! lock lists: such a folder was made by hand (or copied in), and only naming it removes it.
+//! Each one kept is said, with the command that would remove it.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -59,7 +63,21 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let mut lock = scope.read_lock()?;
     let installed = installed(&scope)?;
     let names = if all {
-        every_name(&lock, &installed)
+        let (locked, unlocked) = every_name(&lock, &installed);
+        for name in &unlocked {
+            let paths: Vec<String> = installed
+                .get(name)
+                .into_iter()
+                .flatten()
+                .map(|p| shown(p, &scope))
+                .collect();
+            printer.warn(format_args!(
+                "kept `{name}` ({}): no lockfile lists it, so `--all` leaves it; `skills remove {name}{}` removes it",
+                paths.join(", "),
+                if scope.global { " -g" } else { "" }
+            ));
+        }
+        locked
     } else {
         names(&requested, &lock, &installed, printer)
     };
@@ -183,17 +201,23 @@ fn installed(scope: &Scope) -> Result<BTreeMap<String, Vec<PathBuf>>, Error> {
     Ok(installed)
 }
 
-/// Every skill of the scope: installed or locked.
-fn every_name(lock: &crate::lock::Lock, installed: &BTreeMap<String, Vec<PathBuf>>) -> Vec<String> {
-    let mut all: Vec<String> = lock
-        .skills
+/// What `--all` removes: the skills the lock lists, and the installed skills of the same names
+/// (compared as the folder names they make); then the installed skills no lock lists.
+fn every_name(
+    lock: &crate::lock::Lock,
+    installed: &BTreeMap<String, Vec<PathBuf>>,
+) -> (Vec<String>, Vec<String>) {
+    let key =
+        |name: &str| crate::skill::name::folder_name(name).unwrap_or_else(|| name.to_lowercase());
+    let locked_keys: Vec<String> = lock.skills.keys().map(|name| key(name)).collect();
+    let (mut locked, unlocked): (Vec<String>, Vec<String>) = installed
         .keys()
-        .chain(installed.keys())
         .cloned()
-        .collect();
-    all.sort();
-    all.dedup();
-    all
+        .partition(|name| locked_keys.contains(&key(name)));
+    locked.extend(lock.skills.keys().cloned());
+    locked.sort();
+    locked.dedup();
+    (locked, unlocked)
 }
 
 /// The skill names the arguments mean: names in any case (compared as the folder names they

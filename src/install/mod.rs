@@ -276,6 +276,8 @@ pub enum TransactionError {
     Remove { path: PathBuf, error: InstallError },
     /// The lockfile could not be written; what was placed was put back.
     Lock(LockError),
+    /// Failed, and what was placed could not all be put back: the next run does.
+    Unfinished(Box<transaction::Unfinished>),
 }
 
 impl std::fmt::Display for TransactionError {
@@ -288,6 +290,7 @@ impl std::fmt::Display for TransactionError {
                 write!(f, "cannot remove `{}`; nothing was changed", path.display())
             }
             TransactionError::Lock(err) => err.fmt(f),
+            TransactionError::Unfinished(unfinished) => unfinished.fmt(f),
         }
     }
 }
@@ -300,6 +303,7 @@ impl std::error::Error for TransactionError {
             TransactionError::Commit { error, .. } => std::error::Error::source(error),
             TransactionError::Remove { error, .. } => Some(error),
             TransactionError::Lock(err) => std::error::Error::source(err),
+            TransactionError::Unfinished(unfinished) => std::error::Error::source(&**unfinished),
         }
     }
 }
@@ -311,6 +315,7 @@ impl Hint for TransactionError {
                 error.hint()
             }
             TransactionError::Lock(err) => err.hint(),
+            TransactionError::Unfinished(unfinished) => unfinished.hint(),
         }
     }
 }

@@ -4,18 +4,22 @@
 //! (`<agent dir>/.skills-staging-<pid>-<random>/<folder>`), through the agent dir's handle
 //! ([`super::confined`]), with names that were validated ([`crate::relpath::RelPath`]); nothing is
 //! visible yet. Commit: a journal is written first (in the cache, beside the lockfile's advisory
-//! lock: which folders go where, with the identity of each new folder, and the lock's new bytes),
-//! then each new folder is swapped with the old one in one atomic step (`renameat2
-//! RENAME_EXCHANGE` where the system has it; else the old one is renamed aside, then the new one
-//! in), removals are renamed into the staging dir, the lockfile is written, and only then are
-//! the staging dirs (now holding what was replaced) deleted with the journal.
+//! lock: which folders go where, with the identity of each new folder and of what it replaces,
+//! and the lock's new bytes), then each new folder is swapped with the old one in one atomic
+//! step (`renameat2 RENAME_EXCHANGE` where the system has it; else the old one is renamed aside,
+//! then the new one in), removals are renamed into the staging dir, the lockfile is written, and
+//! only then are the staging dirs (now holding what was replaced) deleted with the journal.
 //!
 //! So at any moment each skill folder is wholly old or wholly new, and a crash leaves a journal
 //! that the next run holding the same lockfile ([`recover`]) rolls forward: it finds each new
 //! folder by its identity (device and inode), finishes the swaps, writes the lock the journal
 //! holds and removes the leftovers. A failure inside the run (a lockfile that cannot be written)
-//! puts everything back before it returns. [`sweep`] removes staging, backup and trash folders
-//! that runs which died before writing a journal left behind.
+//! puts everything back before it returns. When putting back fails too, nothing that is needed
+//! is deleted: the journal is turned around (it now says "go back") and kept, the staging dirs
+//! (holding the old folders) are kept, the error names each folder left changed, and the next
+//! run finishes putting them back before it does anything else (`transaction/recovery.rs`).
+//! [`sweep`] removes staging, backup and trash folders that runs which died before writing a
+//! journal left behind.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -26,8 +30,12 @@ use super::confined::{AgentDir, Confinement, OpenError};
 use super::record::Record;
 use super::{InstallError, Limits, Payload, Placement, TransactionError, collect};
 use crate::fsutil::TEMP_PREFIX;
-use crate::lock::Lock;
+use crate::lock::{Lock, LockError};
 use crate::source::tree::LocalTree;
+
+mod recovery;
+
+pub use recovery::{Recovered, recover};
 
 /// The identity of a folder or link: its device and inode (none where the system has none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,8 +68,13 @@ impl FileId {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 enum Op {
-    /// The staged folder or link `name` goes into place (`id`: its identity once staged).
-    Place { id: Option<FileId> },
+    /// The staged folder or link `name` goes into place (`id`: its identity once staged; `old`:
+    /// that of what it replaces, taken when the journal is written, none when nothing is there).
+    Place {
+        id: Option<FileId>,
+        #[serde(default)]
+        old: Option<FileId>,
+    },
     /// `name` goes out (into the staging dir, deleted at the end).
     Remove,
 }
@@ -90,6 +103,9 @@ enum Done {
     /// Removed into the staging dir.
     Removed,
 }
+
+/// Why [`Transaction::apply`] stopped, and the folders its undo could not put back.
+type Failed = (InstallError, Vec<PathBuf>);
 
 /// An agent dir of the transaction and its staging dir (made when the first item is staged).
 #[derive(Debug)]
@@ -153,6 +169,9 @@ struct Journal {
     items: Vec<Item>,
     /// The lockfile and the bytes it gets.
     lock: Option<(PathBuf, String)>,
+    /// Go back: a commit failed and could not put everything back; the next run does.
+    #[serde(default)]
+    undo: bool,
 }
 
 const JOURNAL_VERSION: u32 = 1;
@@ -310,7 +329,7 @@ impl Transaction {
         self.items.push(Item {
             dir: index,
             name: name.to_owned(),
-            op: Op::Place { id },
+            op: Op::Place { id, old: None },
             files: placement.link.is_none().then(|| payload.digests()),
         });
         Ok(())
@@ -468,10 +487,11 @@ impl Transaction {
         self.created.clear();
     }
 
-    /// Carries out the items in order; on a failure, undoes what was done and says why.
-    fn apply(&self) -> Result<Vec<Done>, InstallError> {
+    /// Carries out the items in order (each done one as its index and how); on a failure,
+    /// undoes what was done and says why, with the folders it could not put back.
+    fn apply(&self) -> Result<Vec<(usize, Done)>, Failed> {
         let mut done = Vec::with_capacity(self.items.len());
-        for item in &self.items {
+        for (index, item) in self.items.iter().enumerate() {
             let dir = &self.dirs[item.dir];
             let Some(places) = Places::of(dir, &item.name) else {
                 continue;
@@ -481,26 +501,79 @@ impl Transaction {
                 Op::Place { .. } => places.place(),
             };
             match outcome {
-                Ok(how) => done.push(how),
+                Ok(how) => done.push((index, how)),
                 Err(source) => {
-                    self.undo(&done);
-                    return Err(InstallError::Write {
+                    let left = self.undo(&done);
+                    let error = InstallError::Write {
                         path: dir.agent.path.join(&item.name),
                         source,
-                    });
+                    };
+                    return Err((error, left));
                 }
             }
         }
         Ok(done)
     }
 
-    /// Puts back what `done` (the first items, in order) did, last first.
-    fn undo(&self, done: &[Done]) {
-        for (item, how) in self.items.iter().zip(done).rev() {
-            if let Some(places) = Places::of(&self.dirs[item.dir], &item.name) {
-                places.undo(*how);
+    /// Puts back what `done` did, last first; returns the folders it could not put back.
+    fn undo(&self, done: &[(usize, Done)]) -> Vec<PathBuf> {
+        let mut left = Vec::new();
+        for &(index, how) in done.iter().rev() {
+            let item = &self.items[index];
+            let dir = &self.dirs[item.dir];
+            if let Some(places) = Places::of(dir, &item.name)
+                && places.undo(how).is_err()
+            {
+                left.push(dir.agent.path.join(&item.name));
             }
         }
+        left.reverse();
+        left
+    }
+
+    /// The error of a commit that failed with `cause`, after the undo that left `left` changed.
+    /// With nothing left, the journal and the staging dirs go. Else both are kept for the next
+    /// run: the journal turned around (should that fail, the journal written at the start
+    /// stays, and the next run finishes the commit instead — consistent either way), the
+    /// staging dirs detached so that dropping the transaction leaves them.
+    fn fail(
+        mut self,
+        journal: Option<PathBuf>,
+        left: Vec<PathBuf>,
+        doing: &str,
+        cause: Cause,
+    ) -> TransactionError {
+        if left.is_empty() {
+            if let Some(path) = &journal {
+                let _ = std::fs::remove_file(path);
+            }
+            self.cleanup();
+            return match cause {
+                Cause::Apply(error) => TransactionError::Commit {
+                    doing: doing.to_owned(),
+                    error,
+                },
+                Cause::Lock(err) => TransactionError::Lock(err),
+            };
+        }
+        if let Some(path) = &journal {
+            let mut back = self.journal(None);
+            back.undo = true;
+            let _ = write_journal(path, &back);
+        }
+        let staging: Vec<PathBuf> = self
+            .dirs
+            .iter_mut()
+            .filter_map(|dir| Some(dir.agent.path.join(dir.staging.take()?.name)))
+            .collect();
+        self.created.clear();
+        TransactionError::Unfinished(Box::new(Unfinished {
+            doing: doing.to_owned(),
+            cause,
+            left,
+            staging,
+            journal,
+        }))
     }
 
     /// Records what the committed items wrote and removed.
@@ -528,6 +601,21 @@ impl Transaction {
         record.save();
     }
 
+    /// Notes what each placement replaces, before anything moves: going back, the old folder
+    /// is told by its identity from anything else.
+    fn note_old(&mut self) {
+        for item in &mut self.items {
+            if let Op::Place { old, .. } = &mut item.op {
+                *old = self.dirs[item.dir]
+                    .agent
+                    .dir
+                    .symlink_metadata(&item.name)
+                    .ok()
+                    .and_then(|meta| FileId::of(&meta));
+            }
+        }
+    }
+
     /// The journal of this transaction, with `lock`'s bytes.
     fn journal(&self, lock: Option<(&Lock, &Path)>) -> Journal {
         Journal {
@@ -547,6 +635,7 @@ impl Transaction {
                     String::from_utf8_lossy(&lock.to_bytes()).into_owned(),
                 )
             }),
+            undo: false,
         }
     }
 }
@@ -603,16 +692,22 @@ impl<'a> Places<'a> {
     }
 
     /// Undoes what [`Places::place`] or [`Places::remove`] did.
-    fn undo(&self, how: Done) {
-        let _ = match how {
-            Done::Exchanged => exchange(self.staging, self.name, self.agent, self.name).map(|_| ()),
+    fn undo(&self, how: Done) -> std::io::Result<()> {
+        match how {
+            Done::Exchanged => {
+                if exchange(self.staging, self.name, self.agent, self.name)? {
+                    Ok(())
+                } else {
+                    Err(std::io::ErrorKind::Unsupported.into())
+                }
+            }
             Done::Replaced => self
                 .agent
                 .rename(self.name, self.staging, self.name)
                 .and_then(|()| self.staging.rename(self.old(), self.agent, self.name)),
             Done::Added => self.agent.rename(self.name, self.staging, self.name),
             Done::Removed => self.staging.rename(self.name, self.agent, self.name),
-        };
+        }
     }
 }
 
@@ -694,17 +789,18 @@ fn exchange(
 
 /// Renames everything `transaction` staged into place, then writes `lock` to `path` (when
 /// given); a lock that cannot be written puts everything back. `doing` names the work for the
-/// error (`installing`).
+/// error (`installing`). What cannot be put back is [`TransactionError::Unfinished`]: its
+/// journal and staging dirs are kept for the next run ([`recover`]).
 pub fn commit(
-    transaction: Transaction,
+    mut transaction: Transaction,
     lock: Option<(&Lock, &Path)>,
     doing: &str,
 ) -> Result<(), TransactionError> {
-    let mut transaction = transaction;
     let failed = |error| TransactionError::Commit {
         doing: doing.to_owned(),
         error,
     };
+    transaction.note_old();
     let journal = match &transaction.journal {
         Some(path) if !transaction.items.is_empty() => {
             let journal = transaction.journal(lock);
@@ -718,33 +814,101 @@ pub fn commit(
         }
         _ => None,
     };
-    let forget = |journal: &Option<PathBuf>| {
-        if let Some(path) = journal {
-            let _ = std::fs::remove_file(path);
-        }
-    };
     let done = match transaction.apply() {
         Ok(done) => done,
-        Err(error) => {
-            forget(&journal);
-            transaction.cleanup();
-            return Err(failed(error));
+        Err((error, left)) => {
+            return Err(transaction.fail(journal, left, doing, Cause::Apply(error)));
         }
     };
     if let Some((lock, path)) = lock
         && let Err(err) = lock.write(path)
     {
-        transaction.undo(&done);
-        forget(&journal);
-        transaction.cleanup();
-        return Err(TransactionError::Lock(err));
+        let left = transaction.undo(&done);
+        return Err(transaction.fail(journal, left, doing, Cause::Lock(err)));
     }
     // Everything is in place: the staging dirs hold only what was replaced or removed.
     transaction.remember();
     transaction.created.clear();
     transaction.cleanup();
-    forget(&journal);
+    if let Some(path) = &journal {
+        let _ = std::fs::remove_file(path);
+    }
     Ok(())
+}
+
+/// Why a commit failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Cause {
+    /// Putting a folder in place (or out) failed.
+    #[error(transparent)]
+    Apply(InstallError),
+    /// The lockfile could not be written.
+    #[error(transparent)]
+    Lock(LockError),
+}
+
+/// A commit that failed, and whose undo failed too: `left` still hold what the commit put
+/// there. The staging dirs keep what they replaced, and the journal (when the transaction has
+/// one) tells the next run to put it back.
+#[derive(Debug)]
+pub struct Unfinished {
+    pub doing: String,
+    pub cause: Cause,
+    /// The folders (and links) not put back.
+    pub left: Vec<PathBuf>,
+    /// The staging dirs kept.
+    pub staging: Vec<PathBuf>,
+    pub journal: Option<PathBuf>,
+}
+
+impl std::fmt::Display for Unfinished {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let left: Vec<String> = self
+            .left
+            .iter()
+            .map(|path| format!("`{}`", path.display()))
+            .collect();
+        write!(
+            f,
+            "{} failed, and {} could not be put back as {} {}: {}",
+            self.doing,
+            if left.len() == 1 {
+                "a folder"
+            } else {
+                "folders"
+            },
+            if left.len() == 1 { "it" } else { "they" },
+            if left.len() == 1 { "was" } else { "were" },
+            left.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for Unfinished {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.cause)
+    }
+}
+
+impl crate::hint::Hint for Unfinished {
+    fn hint(&self) -> Option<String> {
+        let staging: Vec<String> = self
+            .staging
+            .iter()
+            .map(|path| format!("`{}`", path.display()))
+            .collect();
+        Some(match &self.journal {
+            Some(journal) => format!(
+                "{} keep(s) what putting them back needs; once the cause is fixed, the next `skills add`, `remove`, `update`, `install` or `sync` here puts them back before anything else (the journal is `{}`)",
+                staging.join(", "),
+                journal.display()
+            ),
+            None => format!(
+                "{} keep(s) what they replaced: move it back by hand",
+                staging.join(", ")
+            ),
+        })
+    }
 }
 
 fn write_journal(path: &Path, journal: &Journal) -> std::io::Result<()> {
@@ -761,107 +925,6 @@ fn write_journal(path: &Path, journal: &Journal) -> std::io::Result<()> {
 /// in the cache (nothing is added to the project, and a project cannot bring one of its own).
 pub fn journal_path(lock_path: &Path, cache: &Path) -> PathBuf {
     crate::lock::guard::guard_path(lock_path, cache).with_extension("journal")
-}
-
-/// What [`recover`] did.
-#[derive(Debug, Default)]
-pub struct Recovered {
-    /// Folders put into place or taken out.
-    pub finished: Vec<PathBuf>,
-    /// Folders that could not be (with why): left as they are.
-    pub problems: Vec<String>,
-    /// Whether the lockfile was written.
-    pub lock_written: bool,
-}
-
-/// Finishes the transaction whose journal is at `path`, if there is one: a run that died in
-/// the middle of its commit. Each new folder is found by its identity and swapped in if it is
-/// not in place yet, removals are finished, the lock gets the bytes the journal holds, and the
-/// staging dirs go. The caller holds the lockfile's advisory lock.
-pub fn recover(path: &Path, confinement: &Confinement) -> Option<Recovered> {
-    let bytes = std::fs::read(path).ok()?;
-    let mut recovered = Recovered::default();
-    let Ok(journal) = serde_json::from_slice::<Journal>(&bytes) else {
-        recovered
-            .problems
-            .push(format!("the journal `{}` cannot be read", path.display()));
-        let _ = std::fs::remove_file(path);
-        return Some(recovered);
-    };
-    // Each agent dir with its staging dir, both opened as the transaction had them.
-    let dirs: Vec<Option<Dir>> = journal
-        .dirs
-        .iter()
-        .map(|(dir, staging)| {
-            let (agent, _) = confinement.open(dir, false).ok().flatten()?;
-            if !staging.starts_with(TEMP_PREFIX) || staging.contains('/') {
-                return None;
-            }
-            let handle = agent.dir.open_dir(staging).ok()?;
-            Some(Dir {
-                agent,
-                staging: Some(Staging {
-                    name: staging.clone(),
-                    dir: handle,
-                    modes: Modes::default(),
-                }),
-            })
-        })
-        .collect();
-    for item in &journal.items {
-        let Some(Some(dir)) = dirs.get(item.dir) else {
-            continue;
-        };
-        if crate::relpath::check_component(&item.name).is_err() {
-            continue;
-        }
-        let Some(places) = Places::of(dir, &item.name) else {
-            continue;
-        };
-        let at = dir.agent.path.join(&item.name);
-        let id_of = |handle: &cap_std::fs::Dir| {
-            handle
-                .symlink_metadata(&item.name)
-                .ok()
-                .and_then(|m| FileId::of(&m))
-        };
-        let (in_place, staged) = (id_of(places.agent), id_of(places.staging));
-        let outcome = match item.op {
-            Op::Remove if in_place.is_some() && staged.is_none() => places.remove().map(|_| true),
-            Op::Remove => Ok(false),
-            Op::Place { id: Some(id) } if in_place == Some(id) => Ok(false),
-            Op::Place { id: Some(id) } if staged == Some(id) => places.place().map(|_| true),
-            Op::Place { .. } => {
-                recovered.problems.push(format!(
-                    "`{}`: its new version is gone; left as it is",
-                    at.display()
-                ));
-                Ok(false)
-            }
-        };
-        match outcome {
-            Ok(true) => recovered.finished.push(at),
-            Ok(false) => {}
-            Err(err) => recovered
-                .problems
-                .push(format!("`{}`: {err}", at.display())),
-        }
-    }
-    if let Some((lock_path, bytes)) = &journal.lock {
-        match crate::fsutil::write_if_changed(lock_path, bytes.as_bytes()) {
-            Ok(written) => recovered.lock_written = written,
-            Err(err) => recovered
-                .problems
-                .push(format!("`{}`: {err}", lock_path.display())),
-        }
-    }
-    for dir in dirs.iter().flatten() {
-        if let Some(staging) = &dir.staging {
-            let _ = dir.agent.dir.remove_dir_all(&staging.name);
-        }
-    }
-    let _ = std::fs::remove_file(path);
-    Some(recovered)
 }
 
 /// Removes the staging, backup and trash folders that dead runs left in the agent dirs `dirs`
@@ -1228,6 +1291,129 @@ mod tests {
         );
         assert_eq!(std::fs::read(&lock_path).unwrap(), lock.to_bytes());
         assert!(!journal.exists());
+        assert!(recover(&journal, &confinement).is_none());
+    }
+
+    #[test]
+    fn a_failed_rollback_keeps_the_journal_and_the_next_run_puts_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("p");
+        let dir = root.join("skills");
+        std::fs::create_dir_all(dir.join("a")).unwrap();
+        std::fs::write(dir.join("a/SKILL.md"), "old a").unwrap();
+        let confinement = Confinement::project(root.clone());
+        let journal = tmp.path().join("j.journal");
+        let mut tx = Transaction::new(confinement.clone(), Some(journal.clone()));
+        for (name, text) in [("a", "new a"), ("b", "new b")] {
+            tx.stage(
+                &Placement {
+                    path: dir.join(name),
+                    link: None,
+                },
+                &payload(text),
+            )
+            .unwrap();
+        }
+        let lock_path = root.join("skills-lock.json");
+        tx.note_old();
+        let lock = Lock::new(crate::lock::LockKind::Project);
+        write_journal(&journal, &tx.journal(Some((&lock, &lock_path)))).unwrap();
+        let done = tx.apply().unwrap();
+        let staging = dir.join(&tx.dirs[0].staging.as_ref().unwrap().name);
+        // Something at the staged name of `b`: `b` cannot go back there.
+        std::fs::create_dir_all(staging.join("b/blocker")).unwrap();
+        let left = tx.undo(&done);
+        assert_eq!(left, [dir.join("b")]);
+        let cause = Cause::Lock(LockError::Write {
+            path: lock_path.clone(),
+            source: std::io::ErrorKind::PermissionDenied.into(),
+        });
+        let err = tx.fail(Some(journal.clone()), left, "installing", cause);
+        let TransactionError::Unfinished(unfinished) = &err else {
+            panic!("{err}");
+        };
+        assert_eq!(unfinished.left, [dir.join("b")]);
+        assert_eq!(unfinished.staging, std::slice::from_ref(&staging));
+        assert!(
+            err.to_string()
+                .contains(&format!("`{}`", dir.join("b").display())),
+            "{err}"
+        );
+        assert!(staging.is_dir(), "the staging dir is kept");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("a/SKILL.md")).unwrap(),
+            "old a"
+        );
+        let kept: Journal = serde_json::from_slice(&std::fs::read(&journal).unwrap()).unwrap();
+        assert!(kept.undo && kept.lock.is_none());
+
+        // Still blocked: the next run cannot finish, and keeps everything.
+        let recovered = recover(&journal, &confinement).unwrap();
+        assert_eq!(recovered.kept.as_deref(), Some(journal.as_path()));
+        assert_eq!(recovered.problems.len(), 1, "{:?}", recovered.problems);
+        assert!(journal.exists() && staging.is_dir());
+
+        // Unblocked: the run after puts `b` back (out), and cleans up.
+        std::fs::remove_dir_all(staging.join("b")).unwrap();
+        let recovered = recover(&journal, &confinement).unwrap();
+        assert!(recovered.problems.is_empty(), "{:?}", recovered.problems);
+        assert!(recovered.undone && recovered.kept.is_none());
+        assert_eq!(recovered.finished, [dir.join("b")]);
+        assert!(!recovered.lock_written);
+        assert_eq!(names(&dir), ["a"]);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("a/SKILL.md")).unwrap(),
+            "old a"
+        );
+        assert!(!journal.exists());
+        assert!(!lock_path.exists());
+    }
+
+    #[test]
+    fn going_back_puts_every_kind_of_change_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("p");
+        let dir = root.join("skills");
+        for name in ["swapped", "removed"] {
+            std::fs::create_dir_all(dir.join(name)).unwrap();
+            std::fs::write(dir.join(name).join("SKILL.md"), format!("old {name}")).unwrap();
+        }
+        let confinement = Confinement::project(root.clone());
+        let journal = tmp.path().join("j.journal");
+        let mut tx = Transaction::new(confinement.clone(), Some(journal.clone()));
+        for name in ["swapped", "added"] {
+            tx.stage(
+                &Placement {
+                    path: dir.join(name),
+                    link: None,
+                },
+                &payload("new"),
+            )
+            .unwrap();
+        }
+        tx.remove(&dir.join("removed")).unwrap();
+        tx.note_old();
+        tx.apply().unwrap();
+        // The run failed and its undo did nothing at all: the next run does all of it.
+        let mut back = tx.journal(None);
+        back.undo = true;
+        write_journal(&journal, &back).unwrap();
+        for d in &mut tx.dirs {
+            d.staging = None;
+        }
+        drop(tx);
+        let recovered = recover(&journal, &confinement).unwrap();
+        assert!(recovered.problems.is_empty(), "{:?}", recovered.problems);
+        assert_eq!(recovered.finished.len(), 3);
+        assert_eq!(names(&dir), ["removed", "swapped"]);
+        for name in ["swapped", "removed"] {
+            assert_eq!(
+                std::fs::read_to_string(dir.join(name).join("SKILL.md")).unwrap(),
+                format!("old {name}")
+            );
+        }
+        assert!(!journal.exists());
+        // Twice is harmless: there is nothing left to do.
         assert!(recover(&journal, &confinement).is_none());
     }
 

@@ -1,7 +1,10 @@
 //! A run's turn on a scope: the advisory lock of its lockfile, then what a run that died left
-//! finished ([`super::recover`]) and its leftovers swept ([`super::sweep`]), before anything is
-//! read or written; and the transaction of the scope, whose writes stay inside the project (or
-//! the user's home for `-g`).
+//! finished, or what a failed run could not put back put back ([`super::recover`]), and
+//! leftovers swept ([`super::sweep`]), before anything is read or written; and the transaction
+//! of the scope, whose writes stay inside the project (or the user's home for `-g`).
+//!
+//! A journal that cannot be finished yet ends the turn with an error, before the sweep: its
+//! staging dirs hold folders still to be put back, and a new transaction would overwrite it.
 
 use std::path::PathBuf;
 
@@ -37,15 +40,32 @@ pub fn take_turn(scope: &Scope, printer: &Printer) -> Result<Guard, ProjectError
     let confinement = confinement(scope);
     let journal = journal_path(&scope.lock_path, &crate::env_vars::cache_dir());
     if let Some(recovered) = recover(&journal, &confinement) {
-        printer.warn(format_args!(
-            "finished an interrupted `skills` run: {} folder(s) put in place{}",
-            recovered.finished.len(),
-            if recovered.lock_written {
-                ", the lockfile written"
-            } else {
-                ""
-            }
-        ));
+        if let Some(journal) = recovered.kept {
+            return Err(ProjectError::Unfinished {
+                journal,
+                undo: recovered.undone,
+                problems: recovered.problems,
+            });
+        }
+        if recovered.undone {
+            printer.warn(format_args!(
+                "put back what a failed `skills` run had left changed: {} folder(s)",
+                recovered.finished.len()
+            ));
+        } else {
+            printer.warn(format_args!(
+                "finished an interrupted `skills` run: {} folder(s) put in place{}",
+                recovered.finished.len(),
+                if recovered.lock_written {
+                    ", the lockfile written"
+                } else {
+                    ""
+                }
+            ));
+        }
+        for path in &recovered.finished {
+            printer.debug(format_args!("  `{}`", shown(path, scope)));
+        }
         for problem in &recovered.problems {
             printer.warn(format_args!("  {problem}"));
         }

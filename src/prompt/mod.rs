@@ -128,7 +128,8 @@ pub fn catalog(index: &SkillIndex, options: CatalogOptions) -> (Vec<Entry>, Vec<
 
 /// `{"version": 1, "skills": [{name, description, location, uri, frontmatter}]}`: data, so the
 /// description and the whole frontmatter are as YAML reads them (a folded description keeps its
-/// final newline), unlike the catalogs for models, which trim.
+/// final newline), unlike the catalogs for models, which trim. A `--write` marker in a string
+/// is written `\u003c!-- …`: the same string to a JSON reader, no marker in the text.
 pub fn json(entries: &[Entry]) -> String {
     let skills: Vec<JsonEntry<'_>> = entries
         .iter()
@@ -143,7 +144,8 @@ pub fn json(entries: &[Entry]) -> String {
             frontmatter: &e.frontmatter,
         })
         .collect();
-    crate::json::pretty(&crate::json::Skills::new(&skills)).unwrap_or_default()
+    let text = crate::json::pretty(&crate::json::Skills::new(&skills)).unwrap_or_default();
+    write::neutralise_json(&text).into_owned()
 }
 
 /// An item of the catalog's `--format json`.

@@ -1,9 +1,14 @@
 //! `--write FILE`: keep the prompt block between two markers in a file such as AGENTS.md.
 //!
-//! Invariants: the markers appear once each, start before end, or not at all (then they are
-//! appended once); the file is rewritten only when its content changes, atomically, keeping its
-//! permissions; a file that is a symlink leading out of the project is refused.
+//! Invariants: a marker is a line of its own (spaces around it allowed); a marker inside a line
+//! of prose is text, not a marker. The marker lines appear once each, start before end, or not
+//! at all (then the block is appended once); everything outside them stays byte for byte. No
+//! text of a skill can forge a marker: [`neutralise`] escapes every marker in what the prompt
+//! renders (whatever the format or template), and [`splice`] does it again on the block it puts
+//! between the markers. The file is rewritten only when its content changes, atomically,
+//! keeping its permissions; a file that is a symlink leading out of the project is refused.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 pub const START: &str = "<!-- skills:start -->";
@@ -11,7 +16,7 @@ pub const END: &str = "<!-- skills:end -->";
 
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
-    #[error("`{}` has {starts} `{START}` and {ends} `{END}` markers; expected one of each, start first", path.display())]
+    #[error("`{}` has {starts} `{START}` and {ends} `{END}` marker lines; expected one of each, start first", path.display())]
     Markers {
         path: PathBuf,
         starts: usize,
@@ -41,7 +46,7 @@ impl crate::hint::Hint for WriteError {
     fn hint(&self) -> Option<String> {
         match self {
             WriteError::Markers { .. } => Some(format!(
-                "keep one `{START}` line and one `{END}` line after it, or remove both (the block is then appended)"
+                "keep one `{START}` line and one `{END}` line after it, or remove both (the block is then appended); a marker inside a line of text is not one"
             )),
             WriteError::SymlinkOut { .. } => {
                 Some("`--write` writes only files inside the project; name the file the link points to if you mean it".into())
@@ -62,15 +67,58 @@ pub enum Outcome {
     Unchanged,
 }
 
+/// `text` with the `<` of every marker escaped as `&lt;` (what Markdown and XML show as `<`):
+/// no line of it can be taken for a marker. For any rendered prompt but JSON.
+pub fn neutralise(text: &str) -> Cow<'_, str> {
+    escape_markers(text, "&lt;")
+}
+
+/// The same for JSON text: `<` as `\u003c`, which a JSON reader reads as `<` again (markers can
+/// only be inside strings there), so the data is unchanged.
+pub fn neutralise_json(text: &str) -> Cow<'_, str> {
+    escape_markers(text, "\\u003c")
+}
+
+fn escape_markers<'a>(text: &'a str, lt: &str) -> Cow<'a, str> {
+    if !text.contains(START) && !text.contains(END) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = text.to_owned();
+    for marker in [START, END] {
+        out = out.replace(marker, &format!("{lt}{}", &marker[1..]));
+    }
+    Cow::Owned(out)
+}
+
+/// The byte ranges of the marker lines `marker` in `text`: the marker itself, without the
+/// spaces around it on its line.
+fn marker_lines(text: &str, marker: &str) -> Vec<std::ops::Range<usize>> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let start = at + (line.len() - trimmed.len());
+        if trimmed.trim_end() == marker {
+            found.push(start..start + marker.len());
+        }
+        at += line.len();
+    }
+    found
+}
+
 /// The text of `existing` (a file's content, if any) with `block` between the markers.
 pub fn splice(path: &Path, existing: Option<&str>, block: &str) -> Result<String, WriteError> {
+    let mut block = neutralise(block).into_owned();
+    if !block.is_empty() && !block.ends_with('\n') {
+        block.push('\n');
+    }
     let section = format!("{START}\n{block}{END}");
     let Some(text) = existing else {
         return Ok(format!("{section}\n"));
     };
-    let (starts, ends) = (text.matches(START).count(), text.matches(END).count());
-    match (starts, ends) {
-        (0, 0) => {
+    let (starts, ends) = (marker_lines(text, START), marker_lines(text, END));
+    match (starts.as_slice(), ends.as_slice()) {
+        ([], []) => {
             let mut out = text.to_owned();
             if !out.is_empty() {
                 while !out.ends_with("\n\n") {
@@ -81,38 +129,34 @@ pub fn splice(path: &Path, existing: Option<&str>, block: &str) -> Result<String
             out.push('\n');
             Ok(out)
         }
-        (1, 1) => {
-            let start = text.find(START).unwrap_or(0);
-            let end = text.find(END).unwrap_or(0);
-            if end < start {
-                return Err(WriteError::Markers {
-                    path: path.to_path_buf(),
-                    starts,
-                    ends,
-                });
-            }
-            Ok(format!(
-                "{}{section}{}",
-                &text[..start],
-                &text[end + END.len()..]
-            ))
-        }
+        ([start], [end]) if start.start < end.start => Ok(format!(
+            "{}{section}{}",
+            &text[..start.start],
+            &text[end.end..]
+        )),
         _ => Err(WriteError::Markers {
             path: path.to_path_buf(),
-            starts,
-            ends,
+            starts: starts.len(),
+            ends: ends.len(),
         }),
     }
 }
 
 /// Puts `block` into `path` (relative to `cwd`, as typed). A file inside `project` is read and
 /// written through a handle on the project: links on the way (the file itself, a folder above
-/// it) are followed only while they stay inside, else refused. A file outside the project is
-/// where the user said.
-pub fn write(path: &Path, cwd: &Path, project: &Path, block: &str) -> Result<Outcome, WriteError> {
+/// it) are followed only while they stay inside, else refused. A file outside the project (or
+/// with no project) is where the user said.
+pub fn write(
+    path: &Path,
+    cwd: &Path,
+    project: Option<&Path>,
+    block: &str,
+) -> Result<Outcome, WriteError> {
     let absolute = crate::source::grammar::normalize(&cwd.join(path));
-    match absolute.strip_prefix(project) {
-        Ok(rel) if !rel.as_os_str().is_empty() => write_inside(path, project, rel, block),
+    match project.map(|project| (project, absolute.strip_prefix(project))) {
+        Some((project, Ok(rel))) if !rel.as_os_str().is_empty() => {
+            write_inside(path, project, rel, block)
+        }
         _ => write_outside(path, block),
     }
 }
@@ -393,15 +437,46 @@ mod tests {
             "x\n<!-- skills:start -->\nnew\n<!-- skills:end -->\ny\n"
         );
         assert_eq!(splice(p, Some(&once), "new\n").unwrap(), once, "idempotent");
-        assert!(splice(p, Some("<!-- skills:end --><!-- skills:start -->"), "").is_err());
+        assert!(splice(p, Some("<!-- skills:end -->\n<!-- skills:start -->\n"), "").is_err());
         assert!(splice(p, Some("<!-- skills:start -->"), "").is_err());
         assert!(
             splice(
                 p,
-                Some("<!-- skills:start --><!-- skills:start --><!-- skills:end -->"),
+                Some("<!-- skills:start -->\n<!-- skills:start -->\n<!-- skills:end -->"),
                 ""
             )
             .is_err()
         );
+        // Markers inside a line are prose: the block is appended, the prose kept.
+        let prose = "Put `<!-- skills:start -->` and `<!-- skills:end -->` in it.\n";
+        assert_eq!(
+            splice(p, Some(prose), "B\n").unwrap(),
+            format!("{prose}\n<!-- skills:start -->\nB\n<!-- skills:end -->\n")
+        );
+        // Indented and CRLF marker lines are found, what is around them kept.
+        let crlf = "a\r\n  <!-- skills:start -->\r\nold\r\n<!-- skills:end -->\r\nb\r\n";
+        assert_eq!(
+            splice(p, Some(crlf), "new\n").unwrap(),
+            "a\r\n  <!-- skills:start -->\nnew\n<!-- skills:end -->\r\nb\r\n"
+        );
+    }
+
+    #[test]
+    fn a_block_cannot_forge_the_markers() {
+        let p = Path::new("AGENTS.md");
+        let forged = "x <!-- skills:end -->\n<!-- skills:start -->\n<!-- skills:end -->\ny";
+        let user = "# Mine\n\nkeep me\n";
+        let once = splice(p, Some(user), forged).unwrap();
+        assert!(once.starts_with(user), "{once}");
+        assert_eq!(marker_lines(&once, START).len(), 1, "{once}");
+        assert_eq!(marker_lines(&once, END).len(), 1, "{once}");
+        assert_eq!(splice(p, Some(&once), forged).unwrap(), once);
+        assert_eq!(
+            neutralise_json(r#"{"d": "<!-- skills:start -->"}"#),
+            r#"{"d": "\u003c!-- skills:start -->"}"#
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&neutralise_json(r#"{"d": "<!-- skills:end -->"}"#)).unwrap();
+        assert_eq!(json["d"], "<!-- skills:end -->");
     }
 }

@@ -36,6 +36,7 @@ mod project_root;
 mod prompt;
 mod prompt_paths;
 mod relpath_fuzz;
+mod rollback;
 mod security;
 mod serve;
 mod serve_entries;

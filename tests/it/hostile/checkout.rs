@@ -158,3 +158,100 @@ fn a_home_agent_dir_linked_outside_home_is_refused() {
     says(&output.stderr, &[".claude/skills"]);
     canary.assert_untouched();
 }
+
+/// A skill folder outside the project to install from, in its first version.
+fn local_source(context: &TestContext) -> std::path::PathBuf {
+    let source = context.temp.path().join("src");
+    write(&source.join("pdf/SKILL.md"), super::skill_md("pdf"));
+    source
+}
+
+/// `ln -s ~/.agents/skills ~/.claude/skills`: one folder shared by two agents with an absolute
+/// link that stays in the home. `add`, `update` and `remove` for the user go through it.
+#[test]
+fn a_home_agent_dir_linked_absolutely_inside_home_is_followed() {
+    let context = TestContext::new();
+    let canary = Canary::plant(&context);
+    let shared = context.home.join(".agents/skills");
+    std::fs::create_dir_all(context.home.join(".claude")).unwrap();
+    symlink(&shared, context.home.join(".claude/skills")).unwrap();
+    let source = local_source(&context);
+    let output = run(context
+        .command()
+        .args(["add", "-g", "-s", "*", "-a", "claude-code", "-y"])
+        .arg(&source));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert!(shared.join("pdf/SKILL.md").is_file());
+    let link = std::fs::symlink_metadata(context.home.join(".claude/skills")).unwrap();
+    assert!(link.file_type().is_symlink(), "the user's link is kept");
+
+    write(
+        &source.join("pdf/SKILL.md"),
+        "---\nname: pdf\ndescription: Version two. Use when asked.\n---\n# pdf\n",
+    );
+    let output = run(context.command().args(["update", "-g", "-y"]));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    says(
+        &std::fs::read_to_string(shared.join("pdf/SKILL.md")).unwrap(),
+        &["Version two"],
+    );
+
+    let output = run(context.command().args(["remove", "pdf", "-g", "-y"]));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert!(!shared.join("pdf").exists());
+    assert!(shared.is_dir(), "the shared folder stays");
+    canary.assert_untouched();
+}
+
+/// `.claude/skills → /abs/project/.agents/skills`: an absolute link inside the project.
+#[test]
+fn a_project_agent_dir_linked_absolutely_inside_the_project_is_followed() {
+    let context = TestContext::new();
+    let canary = Canary::plant(&context);
+    let canonical = context.project.join(".agents/skills");
+    std::fs::create_dir_all(context.project.join(".claude")).unwrap();
+    symlink(&canonical, context.project.join(".claude/skills")).unwrap();
+    let source = local_source(&context);
+    for agents in ["claude-code", "claude-code,universal"] {
+        let output = run(context
+            .command()
+            .args(["add", "-s", "*", "-a", agents, "-y"])
+            .arg(&source));
+        assert_eq!(output.code, 0, "{agents}: {}", output.stderr);
+        assert!(canonical.join("pdf/SKILL.md").is_file(), "{agents}");
+        let listed = run(context.command().args(["list", "--json"]));
+        assert_eq!(listed.code, 0, "{}", listed.stderr);
+        assert!(listed.stdout.contains("\"pdf\""), "{}", listed.stdout);
+        let output = run(context.command().args(["remove", "pdf", "-y"]));
+        assert_eq!(output.code, 0, "{agents}: {}", output.stderr);
+        assert!(!canonical.join("pdf").exists(), "{agents}");
+    }
+    canary.assert_untouched();
+}
+
+/// An absolute link that climbs out with `..` is still refused, and writes nothing there.
+#[test]
+fn an_absolute_agent_dir_link_that_climbs_out_is_refused() {
+    let context = TestContext::new();
+    let canary = Canary::plant(&context);
+    std::fs::create_dir_all(context.project.join(".claude")).unwrap();
+    let escape = context
+        .project
+        .join("..")
+        .join(canary.root.file_name().unwrap())
+        .join("skills");
+    symlink(&escape, context.project.join(".claude/skills")).unwrap();
+    let source = local_source(&context);
+    let output = run(context
+        .command()
+        .args(["add", "-s", "*", "-a", "claude-code", "-y"])
+        .arg(&source));
+    assert_ne!(output.code, 0, "{}", output.stderr);
+    says(
+        &output.stderr,
+        &[".claude/skills", "leads out of the project"],
+    );
+    let output = run(context.command().args(["remove", "pdf", "-y"]));
+    says(&output.stderr, &[".claude/skills"]);
+    canary.assert_untouched();
+}

@@ -12,10 +12,12 @@ mod container;
 mod git;
 mod lockfile;
 mod npm;
+mod prompt_markers;
 mod provenance;
 mod redteam_leaks;
 mod redteam_writes;
 mod serve;
+mod shared_root;
 mod text;
 
 use std::collections::BTreeMap;

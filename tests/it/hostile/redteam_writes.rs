@@ -1,6 +1,7 @@
 //! Red-team findings on writes and reads that a lockfile or a checkout can turn against the user:
-//! a real folder replaced by the link the lock plans, `sync` deleting what it never installed,
-//! a lock's sources read from outside the project, and a lockfile that is a device or a FIFO.
+//! a real folder replaced by the link the lock plans, `sync` or `remove --all` deleting what they
+//! never installed, a lock's sources read from outside the project, and a lockfile that is a
+//! device or a FIFO.
 //! Each plants a canary that must stay untouched and asserts a clear error.
 
 use std::os::unix::fs::symlink;
@@ -172,6 +173,79 @@ fn sync_never_removes_a_folder_it_did_not_install() {
         before.assert_unchanged();
         canary.assert_untouched();
     }
+}
+
+/// `remove --all` takes out what the lock lists, in every agent dir and with its links, and
+/// leaves the folders the user wrote by hand (saying so); naming one removes it.
+#[test]
+fn remove_all_keeps_hand_made_folders() {
+    let context = TestContext::new();
+    let canary = Canary::plant(&context);
+    for name in ["alpha", "beta"] {
+        context.write(&format!("vendor/{name}/SKILL.md"), skill_md(name));
+    }
+    let output = skills(
+        &context,
+        &["add", "./vendor", "-s", "*", "-a", "claude-code,sisu", "-y"],
+    );
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    users_notes(&context.project);
+    // A hand-made folder in the canonical dir too, which no agent's link leads to.
+    write(
+        &context.project.join(".agents/skills/scratch/SKILL.md"),
+        skill_md("scratch"),
+    );
+    let installed = |rel: &str| std::fs::symlink_metadata(context.project.join(rel)).is_ok();
+    for rel in [
+        ".agents/skills/alpha",
+        ".claude/skills/alpha",
+        ".sisu/skills/beta",
+    ] {
+        assert!(installed(rel), "{rel} was not installed");
+    }
+
+    let output = skills(&context, &["remove", "--all", "-y"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    says(
+        &output.stderr,
+        &[
+            "kept `my-notes` (.claude/skills/my-notes)",
+            "no lockfile lists it",
+            "`skills remove my-notes` removes it",
+            "kept `scratch` (.agents/skills/scratch)",
+            "Removed alpha",
+            "Removed beta",
+        ],
+    );
+    for rel in [
+        ".agents/skills/alpha",
+        ".agents/skills/beta",
+        ".claude/skills/alpha",
+        ".claude/skills/beta",
+        ".sisu/skills/alpha",
+        ".sisu/skills/beta",
+    ] {
+        assert!(!installed(rel), "{rel} is still there");
+    }
+    assert_eq!(
+        std::fs::read_to_string(context.project.join(".claude/skills/my-notes/notes.md")).unwrap(),
+        "months of hand-written notes\n"
+    );
+    assert!(installed(".agents/skills/scratch/SKILL.md"));
+    assert_eq!(read_lock(&context.project)["skills"], serde_json::json!({}));
+
+    // Again: nothing locked is left, the hand-made folders still stay.
+    let output = skills(&context, &["remove", "--all"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    says(&output.stderr, &["Nothing to remove", "kept `my-notes`"]);
+    assert!(installed(".claude/skills/my-notes"));
+
+    // Named, it goes.
+    let output = skills(&context, &["remove", "my-notes", "-y"]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert!(!installed(".claude/skills/my-notes"));
+    assert!(installed(".agents/skills/scratch"));
+    canary.assert_untouched();
 }
 
 /// Nothing was installed in the project (the lockfile may be rewritten in its own format) and
