@@ -265,7 +265,7 @@ impl Scope {
     /// How this scope's lock reads source strings: relative to the lock's folder, and for a
     /// project its local sources held inside its repository (a clone) or, in a project that
     /// is no repository (a downloaded archive, a template), inside the lock's folder — past
-    /// it, only the folders this machine's user added skills from ([`crate::source::trust`]).
+    /// it, only the folders this machine's user added skills from ([`crate::source::added`]).
     pub fn source_env(&self) -> crate::source::SourceEnv {
         let env = crate::source::SourceEnv::from_env(self.lock_dir());
         if self.global {
@@ -275,7 +275,7 @@ impl Scope {
             Some(repository) => env.bounded(repository),
             None => env.bounded(self.lock_dir()),
         };
-        env.outside.trusted = crate::source::trust::load();
+        env.outside.trusted = crate::source::added::load();
         env
     }
 

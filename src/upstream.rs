@@ -83,7 +83,7 @@ pub enum State {
     RemovedUpstream,
     Unreachable,
     /// Not looked at: a local source outside the repository that this machine's user did not
-    /// add ([`crate::source::trust`]). Said, and no failure.
+    /// add ([`crate::source::added`]). Said, and no failure.
     Skipped,
 }
 

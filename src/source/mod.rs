@@ -1,6 +1,7 @@
 //! Sources of skills: the source-string grammar, trees to read them, git fetching and the
 //! discovery of the skills they offer.
 
+pub mod added;
 pub mod address;
 pub mod discover;
 pub mod git;
@@ -13,7 +14,6 @@ pub mod provenance;
 pub mod ssh;
 
 pub mod tree;
-pub mod trust;
 pub mod watchdog;
 pub mod web;
 

@@ -164,7 +164,7 @@ fn check_bound(
     let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     if real(path).starts_with(real(bound))
         || outside.verified
-        || super::trust::covers(&outside.trusted, path)
+        || super::added::covers(&outside.trusted, path)
     {
         Ok(())
     } else {
@@ -179,10 +179,13 @@ fn check_bound(
 /// folder above it with a `.git`). `None` for a project that is no repository: its lock may
 /// still come from a stranger (a downloaded archive), and is bounded to its own folder.
 pub fn repository_of(lock_dir: &Path) -> Option<PathBuf> {
-    lock_dir
-        .ancestors()
-        .find(|dir| dir.join(".git").exists())
-        .map(Path::to_path_buf)
+    let found = lock_dir.ancestors().find(|dir| dir.join(".git").exists())?;
+    // A `.git` that another user planted in a shared parent (`/tmp/.git`) would widen the bound
+    // to everything below it: only a repository that could be the project bounds it.
+    crate::trust::Trust::from_env()
+        .check(found, &[".git"])
+        .is_ok()
+        .then(|| found.to_path_buf())
 }
 
 /// A source to open: where it is, what to read there, and what the lock records about it.

@@ -51,7 +51,7 @@ fn trust_outside(done: &[&install::Outcome], scope: &Scope, printer: &Printer) {
         _ => None,
     };
     if let Some(folder) = folder
-        && crate::source::trust::record(&folder).is_ok()
+        && crate::source::added::record(&folder).is_ok()
     {
         printer.warn(format_args!(
             "`{}` is outside the project's repository: `check` and `update` follow it on this machine only (elsewhere they skip it); `install` restores it wherever the folder holds the locked bytes",

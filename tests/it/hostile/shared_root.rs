@@ -273,3 +273,44 @@ fn a_folder_or_marker_owned_by_another_user_is_never_the_project() {
     );
     canary.assert_untouched();
 }
+
+/// A `.git` planted in a shared parent does not widen what the project's lock may read: the
+/// project below it (no repository of its own) is still bounded by its own folder, so a lock
+/// entry naming a folder of the shared parent is skipped by `check` and `update`, and `install`
+/// reads it only to check it against the lock.
+#[test]
+fn a_git_folder_planted_in_a_shared_parent_bounds_nothing() {
+    let context = TestContext::new();
+    let canary = Canary::plant(&context);
+    let shared = shared(&context, 0o1777);
+    std::fs::create_dir_all(shared.folder.join(".git")).unwrap();
+    write(
+        &shared.folder.join("their-notes/SKILL.md"),
+        skill_md("their-notes"),
+    );
+    write(&shared.folder.join("their-notes/diary.md"), "CANARY-77\n");
+    write(
+        &shared.mine.join("skills-lock.json"),
+        serde_json::json!({"version": 1, "skills": {"their-notes": {
+            "source": "../their-notes", "sourceType": "local", "computedHash": "0".repeat(64),
+        }}})
+        .to_string(),
+    );
+    for args in [&["check"][..], &["update", "-y"]] {
+        let output = skills_in(&context, &shared.mine, args);
+        assert_eq!(output.code, 0, "{args:?}: {}", output.stderr);
+        says(&output.stderr, &["skipped `their-notes`", "is outside"]);
+    }
+    let output = skills_in(&context, &shared.mine, &["install", "--frozen"]);
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    for (path, entry) in snapshot(&shared.mine) {
+        if let super::Entry::File(bytes) = entry {
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains("CANARY-77"),
+                "{} holds their file",
+                path.display()
+            );
+        }
+    }
+    canary.assert_untouched();
+}

@@ -1,6 +1,7 @@
 //! Folders outside a project's repository that this machine's user added skills from: `skills
 //! check` and `skills update` of a project lock read a local source outside its repository only
 //! when it is one of these (or inside one), as direnv reads an `.envrc` only once it was allowed.
+//! (Which folder may be the project at all is [`crate::trust`]'s.)
 //!
 //! Kept in the user's data dir (`$XDG_DATA_HOME/skills/trusted-folders.json`), never in a project:
 //! a lockfile from a clone cannot bring trust with it, and `cache clean` does not take it away.
