@@ -128,8 +128,8 @@ fn restore_lock(settings: &settings::Restore, printer: &Printer) -> Result<ExitS
     for outcome in installer.settle()? {
         let name = outcome.candidate.name.clone();
         match &outcome.done {
-            Done::Written(_) => outcomes.push((name, Outcome::Restored)),
-            Done::InPlace(_) => outcomes.push((name, Outcome::InPlace)),
+            Done::Written => outcomes.push((name, Outcome::Restored)),
+            Done::InPlace => outcomes.push((name, Outcome::InPlace)),
             Done::Refused { .. } => failures.push((name, RestoreError::Refused)),
             Done::Conflict(why) => edited.push(why.clone()),
         }

@@ -251,9 +251,9 @@ pub fn run(args: &crate::cli::SyncArgs, printer: &Printer) -> Result<ExitStatus,
         }
         installer.forget(name);
     }
-    let outcomes = installer.commit(true, "syncing")?;
+    let committed = installer.commit(true, "syncing")?;
     let mut synced = Vec::new();
-    for outcome in &outcomes {
+    for outcome in &committed.outcomes {
         let Some(skill) = offered_now
             .iter()
             .find(|s| s.name == outcome.candidate.name)
@@ -261,7 +261,11 @@ pub fn run(args: &crate::cli::SyncArgs, printer: &Printer) -> Result<ExitStatus,
             continue;
         };
         match &outcome.done {
-            Done::Written(entry) | Done::InPlace(entry) => synced.push((skill, outcome, entry)),
+            Done::Written | Done::InPlace => {
+                if let Some(entry) = committed.entry(outcome) {
+                    synced.push((skill, outcome, entry));
+                }
+            }
             Done::Refused { unlinked, .. } => {
                 status = ExitStatus::Failure;
                 if *unlinked {

@@ -186,10 +186,14 @@ fn update_scope(
     }
     let mut updated: Vec<Updated> = Vec::new();
     // Nothing updated: nothing written (no lockfile is created where there was none).
-    for outcome in installer.commit(true, "updating")? {
+    let committed = installer.commit(true, "updating")?;
+    for outcome in &committed.outcomes {
         let name = outcome.candidate.name.clone();
-        match outcome.done {
-            Done::Written(after) | Done::InPlace(after) => {
+        match &outcome.done {
+            Done::Written | Done::InPlace => {
+                let Some(after) = committed.entry(outcome).cloned() else {
+                    continue;
+                };
                 let before_files = before
                     .iter()
                     .find(|(n, _)| *n == name)
@@ -198,13 +202,13 @@ fn update_scope(
                 updated.push(Updated {
                     diff: FileDiff::between(&before_files, &after.files),
                     name,
-                    before: outcome.previous.unwrap_or_default(),
+                    before: outcome.previous.clone().unwrap_or_default(),
                     after,
                 });
             }
             Done::Refused { .. } => failures.push((name, RestoreError::Refused)),
             // Local edits: named with the others not updated; the hint says `--force`.
-            Done::Conflict(why) => failures.push((name, RestoreError::Conflict(why))),
+            Done::Conflict(why) => failures.push((name, RestoreError::Conflict(why.clone()))),
         }
     }
     Ok((updated, failures))

@@ -93,10 +93,11 @@ pub fn run(args: &crate::cli::UseArgs, printer: &Printer) -> Result<ExitStatus, 
         Ok(planned) => installer.offer(planned, payload, Fetched::Elsewhere)?,
         Err(conflict) => return Err(Error::msg(conflict.why)),
     }
-    let outcomes = installer.commit(false, "writing the skill to the cache")?;
-    if !outcomes
+    let committed = installer.commit(false, "writing the skill to the cache")?;
+    if !committed
+        .outcomes
         .iter()
-        .any(|o| matches!(o.done, Done::Written(_) | Done::InPlace(_)))
+        .any(|o| matches!(o.done, Done::Written | Done::InPlace))
     {
         // Refused: said by the gate; nothing is printed, written or handed to an agent.
         return Ok(ExitStatus::Failure);

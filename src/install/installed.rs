@@ -1,13 +1,13 @@
 //! What is installed now: a folder read back (without limits: it is already there), and how two
 //! file inventories (the lock's `files`, a folder read back) differ. Reading placements on the
-//! way to a write goes through the transaction's handles ([`super::Transaction::installed`]);
-//! this reads a folder the index found, for reports.
+//! way to a write goes through the transaction's handles (the pipeline's plan, with
+//! [`super::Transaction::edited`]); this reads a folder the index found, for reports.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::{InstallError, Limits, Payload, Placement, Transaction, collect};
-use crate::lock::{Files, LockEntry};
+use super::{InstallError, Limits, Payload, collect};
+use crate::lock::Files;
 use crate::relpath::RelPath;
 use crate::source::tree::LocalTree;
 
@@ -24,46 +24,6 @@ pub fn installed(path: &Path) -> Option<Result<Payload, InstallError>> {
         }
     };
     Some(collect(&tree, &RelPath::ROOT, Limits::unbounded()))
-}
-
-/// The installed copies among `placements` of the skill `name` that hold local edits — neither
-/// what its lock `entry` says was installed, nor `incoming` (what is about to be), nor what this
-/// machine last wrote there — each as `` `pdf` at `path`: ~ SKILL.md, + notes.md ``.
-///
-/// A placement that will become a link is checked the same way: a real folder where the link
-/// goes (the user's own skill, or a copy from an earlier install) is replaced only when it is
-/// one of those, and anything else that is neither a folder nor a link (a file) never is.
-pub fn edits(
-    name: &str,
-    entry: &LockEntry,
-    placements: &[Placement],
-    incoming: Option<&Files>,
-    transaction: &mut Transaction,
-) -> Result<Vec<String>, InstallError> {
-    let mut out = Vec::new();
-    for placement in placements {
-        if transaction.foreign(&placement.path)? {
-            out.push(format!(
-                "`{name}`: `{}` is not a folder installed by skills",
-                placement.path.display()
-            ));
-            continue;
-        }
-        let baselines: Vec<&Files> = std::iter::once(&entry.files).chain(incoming).collect();
-        if let Some(diff) = transaction.edited(&placement.path, &baselines)? {
-            let what = if placement.link.is_some() {
-                "is a folder where a link goes, not installed by skills or with local edits"
-            } else {
-                "has local edits"
-            };
-            out.push(format!(
-                "`{name}` at `{}` {what} ({})",
-                placement.path.display(),
-                diff.listed(6)
-            ));
-        }
-    }
-    Ok(out)
 }
 
 /// How one file inventory (`path` → digest) became another.

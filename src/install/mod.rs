@@ -4,8 +4,8 @@
 //! leave the source, sizes, file count) before anything is written. Then every folder and link
 //! is written into a staging dir beside its target (`<agent dir>/.skills-staging-…`), and only
 //! when all are staged are they renamed into place; a folder being replaced is renamed aside
-//! first and restored if anything later fails. [`Committed::rollback`] undoes a commit (used when
-//! the lockfile cannot be written); [`Committed::finish`] drops the replaced folders.
+//! first and restored if anything later fails (a lockfile that cannot be written puts everything
+//! back; a rollback that cannot finish keeps its journal for the next run).
 //!
 //! The concept is split by step: [`payload`] reads and checks a skill, [`placement`] says where
 //! it goes ([`layout`] for a locked skill), [`pipeline`] takes every skill from its source through
@@ -30,15 +30,17 @@ pub mod transaction;
 pub mod turn;
 
 pub use confined::Confinement;
-pub use installed::{FileDiff, edits, installed};
+pub use installed::{FileDiff, installed};
 pub use layout::{Layout, LayoutError, layout, subagents};
 pub use payload::{Limits, Payload, PayloadFile, SourceLimits, collect};
 pub use pipeline::{
-    Candidate, Conflict, Done, Fetched, Installer, Outcome, PipelineError, Planned, Policy,
-    Provenance,
+    Candidate, Committed, Conflict, Done, Fetched, Installer, Outcome, PipelineError, Planned,
+    Policy, Provenance,
 };
 pub use placement::{Placement, link_placements, placements};
-pub use transaction::{Placed, Transaction, commit, journal_path, recover, remove_any, sweep};
+pub use transaction::{
+    Placed, Probe, Transaction, commit, journal_path, recover, remove_any, sweep,
+};
 pub use turn::{confinement, take_turn, transaction};
 
 #[derive(Debug, thiserror::Error)]

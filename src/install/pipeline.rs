@@ -160,9 +160,9 @@ pub struct Candidate {
 pub struct Planned {
     pub candidate: Candidate,
     pub previous: Option<LockEntry>,
-    /// Per placement: why what is there may not be replaced, unless it already holds the
-    /// incoming bytes.
-    undecided: Vec<Option<String>>,
+    /// Per placement: whether anything was there when planned, and why it may not be replaced
+    /// unless it already holds the incoming bytes.
+    undecided: Vec<(bool, Option<String>)>,
     /// Lock entries whose folder this skill takes (`--force`).
     replaced: Vec<String>,
 }
@@ -187,10 +187,10 @@ pub enum Fetched {
 /// What became of one candidate.
 #[derive(Debug)]
 pub enum Done {
-    /// Staged; in place once committed. Its new lock entry.
-    Written(LockEntry),
-    /// Already exactly in place: nothing written. Its lock entry as it now is.
-    InPlace(LockEntry),
+    /// Staged; in place once committed (its new entry is in [`Committed::lock`]).
+    Written,
+    /// Already exactly in place: nothing written (its entry, as it now is, too).
+    InPlace,
     /// Refused by the gate, with the codes that refused it (none when its check could not
     /// complete); `unlinked` when its link into the source was taken out.
     Refused { codes: Vec<String>, unlinked: bool },
@@ -204,8 +204,23 @@ pub struct Outcome {
     pub candidate: Candidate,
     pub previous: Option<LockEntry>,
     pub done: Done,
-    /// The digests of the files it brought (empty when it was refused unchecked).
-    pub files: Files,
+}
+
+/// What a committed run did: each candidate's outcome, in the order offered, and the lock as
+/// written (empty for the cache).
+#[derive(Debug)]
+pub struct Committed {
+    pub outcomes: Vec<Outcome>,
+    pub lock: Lock,
+}
+
+impl Committed {
+    /// The lock entry of `outcome`, when it was written or found in place.
+    pub fn entry(&self, outcome: &Outcome) -> Option<&LockEntry> {
+        matches!(outcome.done, Done::Written | Done::InPlace)
+            .then(|| self.lock.skills.get(&outcome.candidate.name))
+            .flatten()
+    }
 }
 
 /// A skill offered and waiting for its check.
@@ -390,48 +405,50 @@ impl<'a> Installer<'a> {
         }
         let mut undecided = Vec::with_capacity(candidate.placements.len());
         for placement in &candidate.placements {
-            undecided.push(None);
+            let there = self.transaction.probe(&placement.path)?;
             if matches!(self.target, Target::Cache) {
+                undecided.push((there.is_some(), None));
                 continue;
             }
-            if self.transaction.foreign(&placement.path)? {
-                problems.push(format!(
-                    "`{}`: `{}` is not a folder installed by skills",
-                    candidate.name,
-                    placement.path.display()
-                ));
-                continue;
-            }
-            let why = match &previous {
-                Some(entry) => self
-                    .transaction
-                    .edited(&placement.path, &[&entry.files])?
-                    .map(|diff| {
-                        let what = if placement.link.is_some() {
-                            "is a folder where a link goes, not installed by skills or with local edits"
-                        } else {
-                            "has local edits"
-                        };
-                        format!(
-                            "`{}` at `{}` {what} ({})",
-                            candidate.name,
-                            placement.path.display(),
-                            diff.listed(6)
-                        )
-                    }),
-                None => self.transaction.exists(&placement.path)?.then(|| {
-                    format!(
+            let why = match there {
+                None => None,
+                Some(super::Probe::Other) => {
+                    problems.push(format!(
+                        "`{}`: `{}` is not a folder installed by skills",
+                        candidate.name,
+                        placement.path.display()
+                    ));
+                    None
+                }
+                Some(_) => match &previous {
+                    Some(entry) => self
+                        .transaction
+                        .edited(&placement.path, &[&entry.files])?
+                        .map(|diff| {
+                            let what = if placement.link.is_some() {
+                                "is a folder where a link goes, not installed by skills or with local edits"
+                            } else {
+                                "has local edits"
+                            };
+                            format!(
+                                "`{}` at `{}` {what} ({})",
+                                candidate.name,
+                                placement.path.display(),
+                                diff.listed(6)
+                            )
+                        }),
+                    None => Some(format!(
                         "`{}` exists and is not in the lockfile",
                         placement.path.display()
-                    )
-                }),
+                    )),
+                },
             };
-            if let Some(slot) = undecided.last_mut() {
-                *slot = why;
-            }
+            undecided.push((there.is_some(), why));
         }
         if self.force {
-            undecided.fill(None);
+            for (_, why) in &mut undecided {
+                *why = None;
+            }
         } else if !problems.is_empty() {
             return Ok(Err(Conflict {
                 name: candidate.name,
@@ -454,8 +471,7 @@ impl<'a> Installer<'a> {
         let why: Vec<&str> = planned
             .undecided
             .iter()
-            .flatten()
-            .map(String::as_str)
+            .filter_map(|(_, why)| why.as_deref())
             .collect();
         (!why.is_empty()).then(|| why.join("; "))
     }
@@ -466,7 +482,6 @@ impl<'a> Installer<'a> {
             candidate: planned.candidate,
             previous: planned.previous,
             done: Done::Conflict(why),
-            files: Files::new(),
         });
     }
 
@@ -554,14 +569,12 @@ impl<'a> Installer<'a> {
         };
         let (allow, checked) = match (verdict, checked) {
             (Verdict::Pass { allow }, Some(checked)) => (allow, checked),
-            (Verdict::Refuse { codes }, checked) => {
-                let files = checked.map(|c| c.digests).unwrap_or_default();
+            (Verdict::Refuse { codes }, _) => {
                 let unlinked = self.unlink_refused(&candidate)?;
                 self.outcomes.push(Outcome {
                     candidate,
                     previous,
                     done: Done::Refused { codes, unlinked },
-                    files,
                 });
                 return Ok(());
             }
@@ -588,8 +601,13 @@ impl<'a> Installer<'a> {
         // What is there may go only where it is the incoming bytes already.
         let mut writes = Vec::new();
         let mut blocked = Vec::new();
-        for (placement, why) in candidate.placements.iter().zip(&undecided) {
-            let placed = self.transaction.placed(placement, payload)?;
+        for (placement, (there, why)) in candidate.placements.iter().zip(&undecided) {
+            // Nothing was there when planned (the run holds the lockfile's lock): a new place.
+            let placed = if *there {
+                self.transaction.placed(placement, payload)?
+            } else {
+                Placed::Nothing
+            };
             match (placed, why) {
                 (Placed::Same, _) => {}
                 (_, Some(why)) => blocked.push(why.clone()),
@@ -601,7 +619,6 @@ impl<'a> Installer<'a> {
                 candidate,
                 previous,
                 done: Done::Conflict(blocked.join("; ")),
-                files: checked.digests,
             });
             return Ok(());
         }
@@ -621,18 +638,17 @@ impl<'a> Installer<'a> {
             for name in &replaced {
                 lock.skills.remove(name);
             }
-            lock.skills.insert(candidate.name.clone(), entry.clone());
+            lock.skills.insert(candidate.name.clone(), entry);
         }
         let done = if writes.is_empty() {
-            Done::InPlace(entry)
+            Done::InPlace
         } else {
-            Done::Written(entry)
+            Done::Written
         };
         self.outcomes.push(Outcome {
             candidate,
             previous,
             done,
-            files: checked.digests,
         });
         Ok(())
     }
@@ -722,7 +738,7 @@ impl<'a> Installer<'a> {
 
     /// Everything settled and committed: the staged folders put in place and, when `write_lock`
     /// and it changed, the lock written, in one transaction; `doing` names the work for errors.
-    pub fn commit(mut self, write_lock: bool, doing: &str) -> Result<Vec<Outcome>, PipelineError> {
+    pub fn commit(mut self, write_lock: bool, doing: &str) -> Result<Committed, PipelineError> {
         self.decide_ready(true)?;
         let lock = match &self.target {
             Target::Scope {
@@ -733,7 +749,14 @@ impl<'a> Installer<'a> {
         if lock.is_some() || !self.transaction.is_empty() {
             super::commit(self.transaction, lock, doing)?;
         }
-        Ok(self.outcomes)
+        let lock = match self.target {
+            Target::Scope { lock, .. } => *lock,
+            Target::Cache => Lock::default(),
+        };
+        Ok(Committed {
+            outcomes: self.outcomes,
+            lock,
+        })
     }
 
     /// Everything settled and nothing written (`--frozen` that cannot reproduce the lock, a

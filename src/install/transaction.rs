@@ -133,6 +133,15 @@ struct Modes {
     exact: [std::sync::atomic::AtomicU8; 2],
 }
 
+/// What a placement holds before anything is compared ([`Transaction::probe`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Probe {
+    Folder,
+    Link,
+    /// Neither (a file, a FIFO): never ours to replace.
+    Other,
+}
+
 /// What is at a placement, compared with what it should hold ([`Transaction::placed`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placed {
@@ -355,28 +364,27 @@ impl Transaction {
         Ok(())
     }
 
-    /// Whether anything (a folder, a file, a link) is at `path`, looked at through its agent
-    /// dir's handle.
-    pub fn exists(&mut self, path: &Path) -> Result<bool, InstallError> {
+    /// What is at `path` (nothing, a folder, a link, something else), looked at once through
+    /// its agent dir's handle.
+    pub fn probe(&mut self, path: &Path) -> Result<Option<Probe>, InstallError> {
         let (dir, name) = split(path)?;
         let Some(index) = self.dir(dir, false)? else {
-            return Ok(false);
-        };
-        Ok(self.dirs[index].agent.dir.symlink_metadata(name).is_ok())
-    }
-
-    /// Whether something that is neither a folder nor a link is at `path` (a file, a FIFO):
-    /// never ours to replace.
-    pub fn foreign(&mut self, path: &Path) -> Result<bool, InstallError> {
-        let (dir, name) = split(path)?;
-        let Some(index) = self.dir(dir, false)? else {
-            return Ok(false);
+            return Ok(None);
         };
         Ok(self.dirs[index]
             .agent
             .dir
             .symlink_metadata(name)
-            .is_ok_and(|meta| !meta.is_dir() && !meta.file_type().is_symlink()))
+            .ok()
+            .map(|meta| {
+                if meta.file_type().is_symlink() {
+                    Probe::Link
+                } else if meta.is_dir() {
+                    Probe::Folder
+                } else {
+                    Probe::Other
+                }
+            }))
     }
 
     /// How the folder at `path` differs from what it should hold, when it holds local edits:

@@ -11,7 +11,7 @@ use self::output::{Installed, describe_plan, list};
 use crate::ask;
 use crate::error::{Error, ExitStatus};
 use crate::install::{self, Candidate, Done, Fetched, Installer, Planned, Provenance};
-use crate::lock::InstallMode;
+use crate::lock::{InstallMode, LockEntry};
 use crate::offered::{Found, find_offered, open_offered};
 use crate::output::Printer;
 use crate::project::{Scope, Target};
@@ -31,12 +31,9 @@ pub fn run(args: &crate::cli::AddArgs, printer: &Printer) -> Result<ExitStatus, 
 /// added them (SECURITY.md): a skill just installed from a folder or `file://` repository
 /// elsewhere is recorded as trusted by this user, and said once, so that a teammate's
 /// `check` skipping it comes as no surprise.
-fn trust_outside(done: &[&install::Outcome], scope: &Scope, printer: &Printer) {
+fn trust_outside(done: &[(&install::Outcome, &LockEntry)], scope: &Scope, printer: &Printer) {
     use crate::source::open::{Location, OpenError};
-    let Some(entry) = done.first().and_then(|outcome| match &outcome.done {
-        Done::Written(entry) | Done::InPlace(entry) => Some(entry),
-        _ => None,
-    }) else {
+    let Some((_, entry)) = done.first() else {
         return;
     };
     let mut env = scope.source_env();
@@ -207,7 +204,7 @@ pub fn install_from(settings: &settings::Add, printer: &Printer) -> Result<ExitS
         let outcomes = installer.settle()?;
         let written = outcomes
             .iter()
-            .filter(|o| matches!(o.done, Done::Written(_) | Done::InPlace(_)))
+            .filter(|o| matches!(o.done, Done::Written | Done::InPlace))
             .count();
         let refused = outcomes
             .iter()
@@ -219,9 +216,9 @@ pub fn install_from(settings: &settings::Add, printer: &Printer) -> Result<ExitS
         refused > 0
     };
     // Every skill refused by the gate: nothing to write, not even the lock.
-    let outcomes = installer.commit(true, "installing")?;
+    let committed = installer.commit(true, "installing")?;
     let mut late_conflicts = 0;
-    for outcome in &outcomes {
+    for outcome in &committed.outcomes {
         match &outcome.done {
             Done::Refused { codes, .. } => skipped.push((
                 outcome.candidate.name.clone(),
@@ -240,9 +237,10 @@ pub fn install_from(settings: &settings::Add, printer: &Printer) -> Result<ExitS
             _ => {}
         }
     }
-    let done: Vec<&install::Outcome> = outcomes
+    let done: Vec<(&install::Outcome, &LockEntry)> = committed
+        .outcomes
         .iter()
-        .filter(|o| matches!(o.done, Done::Written(_) | Done::InPlace(_)))
+        .filter_map(|o| Some((o, committed.entry(o)?)))
         .collect();
     trust_outside(&done, &scope, printer);
     if !done.is_empty() || settings.json {

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::error::{Error, ExitStatus};
-use crate::install::{self, Candidate, Done, Limits, Outcome};
-use crate::lock::{InstallMode, SourceType};
+use crate::install::{self, Candidate, Limits, Outcome};
+use crate::lock::{InstallMode, LockEntry, SourceType};
 use crate::output::Printer;
 use crate::project::{Scope, shown};
 use crate::source::discover::Offered;
@@ -126,8 +126,8 @@ struct JsonOffer<'a> {
 
 /// What one `add` installed, for its report.
 pub struct Installed<'a> {
-    /// Outcomes written or found in place.
-    pub skills: &'a [&'a Outcome],
+    /// Outcomes written or found in place, with their lock entries.
+    pub skills: &'a [(&'a Outcome, &'a LockEntry)],
     pub skipped: &'a [(String, crate::install::Skip)],
     pub agents: &'a [String],
     pub origin: &'a Origin,
@@ -154,7 +154,7 @@ impl Installed<'_> {
                 installed.len(),
                 origin_label(origin)
             ));
-            for skill in installed {
+            for (skill, _) in installed {
                 let paths: Vec<String> = skill
                     .candidate
                     .placements
@@ -186,11 +186,8 @@ impl Installed<'_> {
         let scope_name = if scope.global { "global" } else { "project" };
         let mut skills: Vec<JsonAdded<'_>> = installed
             .iter()
-            .map(|s| {
-                let hash = match &s.done {
-                    Done::Written(entry) | Done::InPlace(entry) => entry.computed_hash.as_str(),
-                    _ => "",
-                };
+            .map(|(s, entry)| {
+                let (hash, files) = (entry.computed_hash.as_str(), entry.files.len());
                 JsonAdded::Installed(Box::new(JsonInstalled {
                     name: &s.candidate.name,
                     status: "installed",
@@ -215,7 +212,7 @@ impl Installed<'_> {
                         .collect(),
                     agent_ids: agents,
                     commit: origin.commit.as_deref(),
-                    files: s.files.len(),
+                    files,
                 }))
             })
             .collect();
