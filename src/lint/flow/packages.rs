@@ -318,10 +318,12 @@ fn package_name(arg: &str, eco: Eco) -> Option<&str> {
             .split(['[', '=', '>', '<', '~', '!', ';', '@', ' ', ','])
             .next()?,
         Eco::Npm => {
-            let body = arg.strip_prefix('@').map_or(arg, |_| arg);
-            match body[1..].find('@') {
-                Some(i) => &body[..=i],
-                None => body,
+            // A version after the name (`pkg@1`, `@scope/pkg@1`): the first `@` past the
+            // first character, which may be any character (CJK text after `npm install`).
+            let first = arg.chars().next().map_or(0, char::len_utf8);
+            match arg[first..].find('@') {
+                Some(i) => &arg[..first + i],
+                None => arg,
             }
         }
     };
@@ -449,6 +451,20 @@ pub fn scan_manifest(rel: &str, text: &str, hits: &mut Vec<Hit>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_cut_at_char_boundaries() {
+        // `npm install` followed by CJK text made `lint` panic (a slice inside a character).
+        for arg in ["中文包", "中@1", "é", "@中/包@2", "𝒜"] {
+            let _ = package_name(arg, Eco::Npm);
+            let _ = package_name(arg, Eco::PyPI);
+        }
+        assert_eq!(package_name("lodash@4", Eco::Npm), Some("lodash"));
+        assert_eq!(package_name("@scope/pkg@1", Eco::Npm), Some("@scope/pkg"));
+        assert_eq!(package_name("@scope/pkg", Eco::Npm), Some("@scope/pkg"));
+        let mut hits = Vec::new();
+        scan("npm install 中文的工具包 --save\n", 0, None, &mut hits);
+    }
 
     #[test]
     fn typosquats() {
