@@ -255,3 +255,38 @@ fn a_trusted_hosts_redirect_is_judged_again() {
         "the redirect was followed"
     );
 }
+
+/// A lock that points a skill at a cloud's metadata service (the credentials of the CI runner
+/// it is restored on): refused before any connection, by address and by name, for git and web
+/// sources alike, whatever opt-in is set for private ranges.
+#[test]
+fn a_lock_cannot_reach_a_cloud_metadata_service() {
+    let hash = "0".repeat(64);
+    for (source_type, source) in [
+        ("well-known", "http://169.254.169.254/latest/meta-data/iam"),
+        ("well-known", "http://[fd00:ec2::254]/latest"),
+        (
+            "git",
+            "https://metadata.google.internal/computeMetadata.git",
+        ),
+        ("git", "git://100.100.100.200/latest.git"),
+    ] {
+        let lock = serde_json::json!({"version": 1, "skills": {"creds": {
+            "source": source, "sourceType": source_type, "sourceUrl": source,
+            "computedHash": hash,
+        }}});
+        let (teammate, canary, before) = project(&lock);
+        for args in [&["install", "--frozen"][..], &["check"], &["update"]] {
+            let started = std::time::Instant::now();
+            let output = skills(&teammate, args, &[("SKILLS_ALLOW_PRIVATE_ADDRESSES", "1")]);
+            assert_ne!(output.code, 0, "{source} {args:?}: {}", output.stderr);
+            says(&output.stderr, &["metadata", "hint:"]);
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(4),
+                "{source} {args:?}: refused before any connection, not after a timeout"
+            );
+            before.assert_unchanged();
+            canary.assert_untouched();
+        }
+    }
+}
