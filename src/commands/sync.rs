@@ -551,7 +551,7 @@ fn ours(
         if !meta.is_dir() {
             return Ok(Err(format!("`{shown}` is not a folder sync installed")));
         }
-        if let Some(diff) = installer.edited(&path, &entry.files)? {
+        if let Some(diff) = installer.edited(&path, entry)? {
             return Ok(Err(format!(
                 "`{shown}` is not what sync installed ({}); delete it yourself, or remove `{folder}` from the lockfile",
                 diff.listed(6)

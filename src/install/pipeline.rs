@@ -421,10 +421,7 @@ impl<'a> Installer<'a> {
                     None
                 }
                 Some(_) => match &previous {
-                    Some(entry) => self
-                        .transaction
-                        .edited(&placement.path, &[&entry.files])?
-                        .map(|diff| {
+                    Some(entry) => self.edited(&placement.path, entry)?.map(|diff| {
                             let what = if placement.link.is_some() {
                                 "is a folder where a link goes, not installed by skills or with local edits"
                             } else {
@@ -708,14 +705,23 @@ impl<'a> Installer<'a> {
         Ok(!placements.is_empty())
     }
 
-    /// How the folder at `path` differs from `files` (or what this machine last wrote there),
-    /// when it does: read through the transaction's handles.
+    /// How the folder at `path` differs from what `entry` records (or what this machine last
+    /// wrote there), when it does: read through the transaction's handles. An entry that lists
+    /// no `files` (written by `npx skills`) is matched by its `computedHash`, with nothing in
+    /// the folder that the hash leaves out.
     pub fn edited(
         &mut self,
         path: &std::path::Path,
-        files: &Files,
+        entry: &LockEntry,
     ) -> Result<Option<super::FileDiff>, PipelineError> {
-        Ok(self.transaction.edited(path, &[files])?)
+        if entry.files.is_empty()
+            && let Some(now) = self.transaction.installed(path)?
+            && now.left_out.is_empty()
+            && now.computed_hash == entry.computed_hash
+        {
+            return Ok(None);
+        }
+        Ok(self.transaction.edited(path, &[&entry.files])?)
     }
 
     /// Stages the removal of the folder or link `path` (a skill no source ships any more).

@@ -1013,3 +1013,49 @@ fn a_dir_linked_to_another_is_one_target() {
     let output = run(context.command().args(["manifest", "--check"]));
     assert_eq!(output.code, 0, "{}{}", output.stdout, output.stderr);
 }
+
+#[test]
+fn a_copy_another_tool_installed_from_a_reference_lock_is_in_place() {
+    // What `npx skills` leaves: a copied folder and a lock entry with no `files`, `agents` or
+    // `mode`. Its `computedHash` says the folder is untouched: `install`, `add` and `check`
+    // take it as installed, and an edit to it is still an edit.
+    let context = TestContext::new();
+    crate::gitfixture::copy_tree(&fixture("flat"), &context.project.join("vendor"));
+    let add = |skill: &str| {
+        run(context.command().args([
+            "add",
+            "./vendor",
+            "--skill",
+            skill,
+            "-a",
+            "claude-code",
+            "--copy",
+            "-y",
+        ]))
+    };
+    let output = add("csv-tools");
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    as_reference_lock(&context);
+    // Nothing on this machine remembers writing it.
+    let locks = context.temp.path().join("cache/locks");
+    for entry in std::fs::read_dir(&locks).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "record") {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    for args in [&["install", "--frozen"][..], &["check", "--exit-code"]] {
+        let output = run(context.command().args(args));
+        assert_eq!(output.code, 0, "{args:?}: {}", output.stderr);
+    }
+    let output = add("pdf-forms");
+    assert_eq!(output.code, 0, "{}", output.stderr);
+
+    let edited = context.project.join(".claude/skills/csv-tools/SKILL.md");
+    let text = format!("{}\nmy note\n", std::fs::read_to_string(&edited).unwrap());
+    write(&edited, &text);
+    let output = run(context.command().args(["install", "--frozen"]));
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    assert!(output.stderr.contains("csv-tools"), "{}", output.stderr);
+    assert_eq!(std::fs::read_to_string(&edited).unwrap(), text);
+}
