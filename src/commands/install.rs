@@ -266,7 +266,13 @@ fn restore(
     // Without `--frozen` the lock gains what it lacks, and only the source has a commit.
     let complete = frozen || is_complete(entry);
     let layout = install::layout(locked.scope, name, entry)?;
+    // A skill linked into its package (`sync`'s link mode) is whatever that folder holds now:
+    // links in place say nothing of the bytes behind them (`npm update` changes them), and the
+    // store's copy is not what the links show. Its bytes are read from the package, checked
+    // against the lock and judged by the gate, every time.
+    let linked = layout.mode == crate::lock::InstallMode::Link;
     if complete
+        && !linked
         && installer
             .holds(&layout.placements, &entry.files, &entry.computed_hash)
             .map_err(pipeline)?
@@ -278,7 +284,7 @@ fn restore(
     }
     let identity = entry.identity();
     let from_store = || store.get(&identity, &entry.computed_hash, &entry.files);
-    let stored = if complete {
+    let stored = if complete && !linked {
         from_store()
     } else {
         Err(crate::install::store::Miss::Absent)
@@ -300,7 +306,7 @@ fn restore(
                 Ok((dir, payload, opened)) => (dir, payload, Some(opened), Fetched::Source),
                 // The network is down and the lock lacks what only the source has (a commit):
                 // the cache still restores the skill; the lock is filled in another time.
-                Err(err) if is_network(&err) => {
+                Err(err) if is_network(&err) && !linked => {
                     let Ok(stored) = from_store() else {
                         return Err(err);
                     };

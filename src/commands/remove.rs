@@ -101,7 +101,22 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     };
     let mut plans = Vec::new();
     for name in names {
-        let locations = installed.get(&name).cloned().unwrap_or_default();
+        let mut locations = installed.get(&name).cloned().unwrap_or_default();
+        if all {
+            // What the lock lists is its skill's folder: another folder whose SKILL.md gives
+            // the same name (a copy the user made to change) was made by hand.
+            let folder = folder_key(&name);
+            let (listed, by_hand): (Vec<PathBuf>, Vec<PathBuf>) = locations
+                .into_iter()
+                .partition(|path| path.file_name().is_some_and(|f| *f == *folder));
+            for path in &by_hand {
+                printer.warn(format_args!(
+                    "kept `{}`: its SKILL.md names it `{name}`, but the lockfile installs `{name}` in `{folder}`, so `--all` leaves it; delete it yourself if you mean to",
+                    shown(path, &scope)
+                ));
+            }
+            locations = listed;
+        }
         let recorded = lock
             .skills
             .get(&name)
@@ -201,14 +216,19 @@ fn installed(scope: &Scope) -> Result<BTreeMap<String, Vec<PathBuf>>, Error> {
     Ok(installed)
 }
 
+/// The folder name a skill name makes (as the lock installs it), else the name in lower case:
+/// how names are compared.
+fn folder_key(name: &str) -> String {
+    crate::skill::name::folder_name(name).unwrap_or_else(|| name.to_lowercase())
+}
+
 /// What `--all` removes: the skills the lock lists, and the installed skills of the same names
 /// (compared as the folder names they make); then the installed skills no lock lists.
 fn every_name(
     lock: &crate::lock::Lock,
     installed: &BTreeMap<String, Vec<PathBuf>>,
 ) -> (Vec<String>, Vec<String>) {
-    let key =
-        |name: &str| crate::skill::name::folder_name(name).unwrap_or_else(|| name.to_lowercase());
+    let key = folder_key;
     let locked_keys: Vec<String> = lock.skills.keys().map(|name| key(name)).collect();
     let (mut locked, unlocked): (Vec<String>, Vec<String>) = installed
         .keys()
@@ -229,8 +249,7 @@ fn names(
     installed: &BTreeMap<String, Vec<PathBuf>>,
     printer: &Printer,
 ) -> Vec<String> {
-    let key =
-        |name: &str| crate::skill::name::folder_name(name).unwrap_or_else(|| name.to_lowercase());
+    let key = folder_key;
     let known: Vec<&String> = installed.keys().chain(lock.skills.keys()).collect();
     let mut out: Vec<String> = Vec::new();
     for arg in requested {

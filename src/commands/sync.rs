@@ -246,8 +246,13 @@ pub fn run(args: &crate::cli::SyncArgs, printer: &Printer) -> Result<ExitStatus,
         offered_now.push(skill);
     }
     for (name, paths) in &stale {
+        let files = lock
+            .skills
+            .get(name)
+            .map(|entry| entry.files.clone())
+            .unwrap_or_default();
         for path in paths {
-            installer.remove(path)?;
+            installer.remove(path, &files)?;
         }
         installer.forget(name);
     }

@@ -75,6 +75,9 @@ pub enum InstallError {
     Escapes(#[from] confined::Escapes),
     #[error("two skills would be installed in one folder, `{}`", path.display())]
     Shared { path: PathBuf },
+    /// What the plan found at a place changed before the commit (`what`: how).
+    #[error("`{}` changed while `skills` was at work: {what}", path.display())]
+    Changed { path: PathBuf, what: String },
     #[error("cannot write `{}`", path.display())]
     Write {
         path: PathBuf,
@@ -118,6 +121,9 @@ impl Hint for InstallError {
             InstallError::SymlinkEscapes { .. } => Some(
                 "a skill may link only inside its source; ask its author to copy the file in"
                     .into(),
+            ),
+            InstallError::Changed { .. } => Some(
+                "run the command again (it looks at the folder again); `--force` replaces what is there".into(),
             ),
             InstallError::Special { .. } => {
                 Some("a skill holds only files, folders and symlinks".into())

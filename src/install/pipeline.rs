@@ -35,6 +35,7 @@ use serde_json::Value;
 
 use super::checks::{Answer, Checks, WINDOW};
 use super::store::{Store, StoreKey};
+use super::transaction::Replaces;
 use super::{InstallError, Payload, Placed, Placement, Transaction, TransactionError};
 use crate::gate::{self, Gate, Verdict};
 use crate::lock::{Files, InstallMode, Lock, LockEntry, SourceType};
@@ -599,16 +600,31 @@ impl<'a> Installer<'a> {
         let mut writes = Vec::new();
         let mut blocked = Vec::new();
         for (placement, (there, why)) in candidate.placements.iter().zip(&undecided) {
-            // Nothing was there when planned (the run holds the lockfile's lock): a new place.
+            // Nothing was there when planned (the run holds the lockfile's lock): a new place,
+            // and it must still be one when the commit starts.
             let placed = if *there {
                 self.transaction.placed(placement, payload)?
             } else {
                 Placed::Nothing
             };
+            // What the commit may replace: what the plan found, unedited still (a user or an
+            // agent may write to the folder while sources are read and the gate runs).
+            let replaces = match (&self.target, *there, &previous) {
+                (Target::Cache, ..) => Replaces::Anything,
+                _ if self.force => Replaces::Anything,
+                (_, false, _) => Replaces::Nothing,
+                (_, true, previous) => Replaces::Unedited(
+                    previous
+                        .iter()
+                        .map(|entry| entry.files.clone())
+                        .chain([checked.digests.clone()])
+                        .collect(),
+                ),
+            };
             match (placed, why) {
                 (Placed::Same, _) => {}
                 (_, Some(why)) => blocked.push(why.clone()),
-                (_, None) => writes.push(placement),
+                (_, None) => writes.push((placement, replaces)),
             }
         }
         if !blocked.is_empty() {
@@ -619,9 +635,9 @@ impl<'a> Installer<'a> {
             });
             return Ok(());
         }
-        for placement in &writes {
+        for (placement, replaces) in &writes {
             self.transaction
-                .stage(placement, payload)
+                .stage_over(placement, payload, replaces.clone())
                 .map_err(|err| super::SkillError::new(&candidate.name, err))?;
         }
         let global = self.global();
@@ -662,7 +678,9 @@ impl<'a> Installer<'a> {
             if placement.link.is_some()
                 && self.transaction.placed(placement, &nothing)? == Placed::Same
             {
-                self.transaction.remove(&placement.path)?;
+                // A link cannot hold edits; a folder put there meanwhile stays.
+                self.transaction
+                    .remove_only(&placement.path, Replaces::Unedited(Vec::new()))?;
                 unlinked = true;
             }
         }
@@ -724,9 +742,20 @@ impl<'a> Installer<'a> {
         Ok(self.transaction.edited(path, &[&entry.files])?)
     }
 
-    /// Stages the removal of the folder or link `path` (a skill no source ships any more).
-    pub fn remove(&mut self, path: &std::path::Path) -> Result<(), PipelineError> {
-        Ok(self.transaction.remove(path)?)
+    /// Stages the removal of the folder or link `path` (a skill no source ships any more),
+    /// found to be a link or a copy holding `files` (or what this machine last wrote there):
+    /// removed only if it still is when the commit starts.
+    pub fn remove(
+        &mut self,
+        path: &std::path::Path,
+        files: &Files,
+    ) -> Result<(), PipelineError> {
+        let replaces = if self.force {
+            Replaces::Anything
+        } else {
+            Replaces::Unedited(vec![files.clone()])
+        };
+        Ok(self.transaction.remove_only(path, replaces)?)
     }
 
     /// Takes `name` out of the lock to be written.

@@ -89,6 +89,25 @@ struct Item {
     /// The files a copy placement writes, for the [`Record`] (not journaled).
     #[serde(skip)]
     files: Option<crate::lock::Files>,
+    /// What it may replace or remove, judged again when the commit starts (not journaled: a
+    /// journal is finished as it was written).
+    #[serde(skip)]
+    replaces: Replaces,
+}
+
+/// What a placement may replace (or a removal take away), as the plan found it: judged again
+/// when the commit starts, so that a folder edited (or made) between the plan and the commit —
+/// while sources were read and the gate ran — is not lost.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Replaces {
+    /// Whatever is there (`--force`; the cache; a removal the user named).
+    #[default]
+    Anything,
+    /// Nothing: nothing was there when planned, and nothing may be there now.
+    Nothing,
+    /// A link, or a folder whose files are still one of these sets (or what this machine last
+    /// wrote there) with nothing unlisted in it: what the plan found unedited.
+    Unedited(Vec<crate::lock::Files>),
 }
 
 /// How an item was carried out, to undo it.
@@ -308,11 +327,24 @@ impl Transaction {
         Ok(())
     }
 
-    /// Writes `placement` of `payload` into a staging dir beside its target.
+    /// Writes `placement` of `payload` into a staging dir beside its target, to replace
+    /// whatever is there.
+    #[cfg(test)]
     pub(super) fn stage(
         &mut self,
         placement: &Placement,
         payload: &Payload,
+    ) -> Result<(), InstallError> {
+        self.stage_over(placement, payload, Replaces::Anything)
+    }
+
+    /// Writes `placement` of `payload` into a staging dir beside its target, to replace only
+    /// what `replaces` allows when the commit starts.
+    pub(super) fn stage_over(
+        &mut self,
+        placement: &Placement,
+        payload: &Payload,
+        replaces: Replaces,
     ) -> Result<(), InstallError> {
         let (dir, name) = split(&placement.path)?;
         let index = self.dir(dir, true)?.ok_or_else(|| InstallError::Write {
@@ -340,12 +372,19 @@ impl Transaction {
             name: name.to_owned(),
             op: Op::Place { id, old: None },
             files: placement.link.is_none().then(|| payload.digests()),
+            replaces,
         });
         Ok(())
     }
 
     /// Stages the removal of the folder or link `path` (nothing is removed before the commit).
     pub fn remove(&mut self, path: &Path) -> Result<(), InstallError> {
+        self.remove_only(path, Replaces::Anything)
+    }
+
+    /// Stages the removal of `path`, when the commit starts, only if what is there is what
+    /// `replaces` allows.
+    pub fn remove_only(&mut self, path: &Path, replaces: Replaces) -> Result<(), InstallError> {
         let (dir, name) = split(path)?;
         let Some(index) = self.dir(dir, false)? else {
             return Ok(());
@@ -360,7 +399,36 @@ impl Transaction {
             name: name.to_owned(),
             op: Op::Remove,
             files: None,
+            replaces,
         });
+        Ok(())
+    }
+
+    /// Whether every item's place still holds what it may replace ([`Replaces`]): looked at
+    /// once more as the commit starts, after the plan and before anything moves.
+    fn still_as_planned(&mut self) -> Result<(), InstallError> {
+        for index in 0..self.items.len() {
+            let item = &self.items[index];
+            let replaces = item.replaces.clone();
+            let path = self.dirs[item.dir].agent.path.join(&item.name);
+            let there = self.dirs[item.dir]
+                .agent
+                .dir
+                .symlink_metadata(&item.name)
+                .is_ok();
+            let changed = match replaces {
+                Replaces::Nothing if there => Some("something was put there".to_owned()),
+                Replaces::Unedited(baselines) if there => {
+                    let baselines: Vec<&crate::lock::Files> = baselines.iter().collect();
+                    self.edited(&path, &baselines)?
+                        .map(|diff| format!("it was edited ({})", diff.listed(6)))
+                }
+                _ => None,
+            };
+            if let Some(what) = changed {
+                return Err(InstallError::Changed { path, what });
+            }
+        }
         Ok(())
     }
 
@@ -506,7 +574,7 @@ impl Transaction {
             };
             let outcome = match item.op {
                 Op::Remove => places.remove(),
-                Op::Place { .. } => places.place(),
+                Op::Place { .. } => places.place(item.replaces == Replaces::Nothing),
             };
             match outcome {
                 Ok(how) => done.push((index, how)),
@@ -676,11 +744,15 @@ impl<'a> Places<'a> {
         format!("{}.old", self.name)
     }
 
-    /// Moves the staged entry into place: into a free name, else swapped with what is there
-    /// (atomically where the system can; else the old entry is renamed aside first).
-    fn place(&self) -> std::io::Result<Done> {
+    /// Moves the staged entry into place: into a free name, else (unless `only_new`) swapped
+    /// with what is there (atomically where the system can; else the old entry is renamed
+    /// aside first).
+    fn place(&self, only_new: bool) -> std::io::Result<Done> {
         if rename_new(self.staging, self.name, self.agent, self.name)? {
             return Ok(Done::Added);
+        }
+        if only_new {
+            return Err(std::io::ErrorKind::AlreadyExists.into());
         }
         if exchange(self.staging, self.name, self.agent, self.name)? {
             return Ok(Done::Exchanged);
@@ -808,6 +880,9 @@ pub fn commit(
         doing: doing.to_owned(),
         error,
     };
+    // What the plan found at each place is looked at again: a folder edited (or made) while
+    // the sources were read and the gate ran is not replaced.
+    transaction.still_as_planned().map_err(failed)?;
     transaction.note_old();
     let journal = match &transaction.journal {
         Some(path) if !transaction.items.is_empty() => {
@@ -1272,7 +1347,7 @@ mod tests {
         // The run dies after the first swap.
         Places::of(&tx.dirs[0], &tx.items[0].name)
             .unwrap()
-            .place()
+            .place(false)
             .unwrap();
         std::mem::forget(tx);
         assert_eq!(

@@ -297,17 +297,16 @@ impl Policy {
     /// # Errors
     /// As [`Policy::check_host`], and an address the name resolves to is refused.
     pub fn check_git_url(&self, url: &str) -> Result<(), Refused> {
-        let Some((host, port)) = git_authority(url) else {
-            return Ok(());
-        };
-        let shown = match port {
-            Some(port) => format!("{host}:{port}"),
-            None => host.clone(),
-        };
-        match self.check_host(&host, port)? {
-            Some(name) => self.resolve_and_judge(&name, port.unwrap_or(0), &shown),
-            None => Ok(()),
+        for (host, port) in git_authorities(url) {
+            let shown = match port {
+                Some(port) => format!("{host}:{port}"),
+                None => host.clone(),
+            };
+            if let Some(name) = self.check_host(&host, port)? {
+                self.resolve_and_judge(&name, port.unwrap_or(0), &shown)?;
+            }
         }
+        Ok(())
     }
 }
 
@@ -356,7 +355,64 @@ fn url_authority(url: &str) -> Option<(String, Option<u16>)> {
     Some((normal_host(host), port))
 }
 
-/// The host and port of a git remote URL; `None` for a local repository.
+/// Every host a git remote URL may be read to name, with its port: the one libgit2 (and the
+/// ssh transport) connects to, and — where a URL parser reads another host out of the same text
+/// — that one too; none for a local repository. libgit2 takes the authority up to the first `/`
+/// only (a `\`, `?` or `#` before it does not end it, as it does for the WHATWG parser), the
+/// host after its last `@`, and percent-decodes it: `git://203.0.113.9#@127.0.0.1:9418/r` and
+/// `git://127.0.0.%31/r` connect to loopback. A host judged is the host connected to.
+pub fn git_authorities(url: &str) -> Vec<(String, Option<u16>)> {
+    let mut hosts: Vec<(String, Option<u16>)> = Vec::with_capacity(2);
+    if url.contains("://") {
+        hosts.extend(connected_authority(url));
+        if let Some(parsed) = url_authority(url)
+            && !hosts.contains(&parsed)
+        {
+            hosts.push(parsed);
+        }
+    } else {
+        hosts.extend(git_authority(url));
+    }
+    hosts
+}
+
+/// The host and port libgit2 connects to for `scheme://authority/path` (its `git_net_url_parse`):
+/// the authority ends at the first `/`, the host follows its last `@`, a port is the digits
+/// after its last `:` (after `]` for an IPv6 address), and the host is percent-decoded. `None`
+/// for `file://`.
+fn connected_authority(url: &str) -> Option<(String, Option<u16>)> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme == "file" {
+        return None;
+    }
+    let authority = rest.split('/').next().unwrap_or(rest);
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    let (host, port) = match host_port.strip_prefix('[') {
+        Some(inner) => match inner.split_once(']') {
+            Some((host, after)) => (host, after.strip_prefix(':')),
+            None => (host_port, None),
+        },
+        None => match host_port.rsplit_once(':') {
+            Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => (host, Some(port)),
+            _ => (host_port, None),
+        },
+    };
+    let host = percent_encoding::percent_decode_str(host).decode_utf8_lossy();
+    let port = port
+        .and_then(|port| port.parse::<u16>().ok())
+        .or(match scheme.as_str() {
+            "http" => Some(80),
+            "https" => Some(443),
+            "git" => Some(9418),
+            "ssh" | "git+ssh" | "ssh+git" => Some(22),
+            _ => None,
+        });
+    Some((normal_host(&host), port))
+}
+
+/// The host and port of a git remote URL as a URL parser reads it; `None` for a local
+/// repository.
 pub fn git_authority(url: &str) -> Option<(String, Option<u16>)> {
     if url.contains("://") {
         if url.starts_with("file://") {
@@ -626,5 +682,35 @@ mod tests {
         assert!(none.check_git_url("git@localhost:o/r.git").is_err());
         assert!(none.check_git_url("ssh://git@[::1]/o/r.git").is_err());
         assert!(none.check_git_url("file:///srv/repo").is_ok());
+    }
+
+    #[test]
+    fn a_git_remote_is_judged_by_the_host_libgit2_connects_to() {
+        let none = policy(&[], false);
+        // libgit2 reads the authority up to the first `/`, the host after the last `@`, and
+        // percent-decodes it; the WHATWG parser stops at `\`, `?` and `#`.
+        for url in [
+            "git://203.0.113.9#@127.0.0.1:9418/o/r.git",
+            "git://203.0.113.9?@127.0.0.1:9418/o/r.git",
+            "http://203.0.113.9\\@127.0.0.1:8080/o/r.git",
+            "https://203.0.113.9#@169.254.169.254/o/r.git",
+            "ssh://203.0.113.9#@[::1]:22/o/r.git",
+            "git://127.0.0.%31:9418/o/r.git",
+        ] {
+            assert!(none.check_git_url(url).is_err(), "{url}");
+        }
+        assert_eq!(
+            connected_authority("git://203.0.113.9#@127.0.0.1:9418/o/r.git"),
+            Some(("127.0.0.1".into(), Some(9418)))
+        );
+        assert_eq!(
+            connected_authority("ssh://git@[::1]:2222/o/r.git"),
+            Some(("::1".into(), Some(2222)))
+        );
+        assert_eq!(
+            git_authorities("https://github.com/o/r.git"),
+            [("github.com".to_owned(), Some(443))]
+        );
+        assert!(none.check_git_url("https://203.0.113.9/o/r.git").is_ok());
     }
 }

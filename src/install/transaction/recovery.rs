@@ -152,7 +152,7 @@ fn finish(
         Op::Remove if in_place.is_some() && staged.is_none() => places.remove().map(|_| true),
         Op::Remove => Ok(false),
         Op::Place { id: Some(id), .. } if in_place == Some(id) => Ok(false),
-        Op::Place { id: Some(id), .. } if staged == Some(id) => places.place().map(|_| true),
+        Op::Place { id: Some(id), .. } if staged == Some(id) => places.place(false).map(|_| true),
         Op::Place { .. } => {
             problems.push(format!(
                 "`{}`: its new version is gone; left as it is",

@@ -15,6 +15,7 @@ mod npm;
 mod prompt_markers;
 mod provenance;
 mod redteam_leaks;
+mod redteam_pipeline;
 mod redteam_writes;
 mod serve;
 mod shared_root;
