@@ -613,13 +613,25 @@ impl<'a> Installer<'a> {
                 (Target::Cache, ..) => Replaces::Anything,
                 _ if self.force => Replaces::Anything,
                 (_, false, _) => Replaces::Nothing,
-                (_, true, previous) => Replaces::Unedited(
-                    previous
-                        .iter()
-                        .map(|entry| entry.files.clone())
-                        .chain([checked.digests.clone()])
-                        .collect(),
-                ),
+                (_, true, previous) => {
+                    let mut baselines = vec![checked.digests.clone()];
+                    match previous {
+                        Some(entry) if !entry.files.is_empty() => {
+                            baselines.push(entry.files.clone());
+                        }
+                        // An entry without `files` (`npx skills`') is matched by its
+                        // `computedHash`: the files found that way are the baseline.
+                        Some(entry) => {
+                            if let Some(now) = self.transaction.installed(&placement.path)?
+                                && now.computed_hash == entry.computed_hash
+                            {
+                                baselines.push(now.digests());
+                            }
+                        }
+                        None => {}
+                    }
+                    Replaces::Unedited(baselines)
+                }
             };
             match (placed, why) {
                 (Placed::Same, _) => {}
@@ -745,11 +757,7 @@ impl<'a> Installer<'a> {
     /// Stages the removal of the folder or link `path` (a skill no source ships any more),
     /// found to be a link or a copy holding `files` (or what this machine last wrote there):
     /// removed only if it still is when the commit starts.
-    pub fn remove(
-        &mut self,
-        path: &std::path::Path,
-        files: &Files,
-    ) -> Result<(), PipelineError> {
+    pub fn remove(&mut self, path: &std::path::Path, files: &Files) -> Result<(), PipelineError> {
         let replaces = if self.force {
             Replaces::Anything
         } else {

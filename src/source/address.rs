@@ -387,7 +387,9 @@ fn connected_authority(url: &str) -> Option<(String, Option<u16>)> {
         return None;
     }
     let authority = rest.split('/').next().unwrap_or(rest);
-    let host_port = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    let host_port = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
     let (host, port) = match host_port.strip_prefix('[') {
         Some(inner) => match inner.split_once(']') {
             Some((host, after)) => (host, after.strip_prefix(':')),

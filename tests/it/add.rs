@@ -1058,4 +1058,24 @@ fn a_copy_another_tool_installed_from_a_reference_lock_is_in_place() {
     assert_eq!(output.code, 1, "{}", output.stderr);
     assert!(output.stderr.contains("csv-tools"), "{}", output.stderr);
     assert_eq!(std::fs::read_to_string(&edited).unwrap(), text);
+
+    // Without the edit, a new version upstream replaces it (the commit looks again and finds
+    // what the plan found).
+    write(
+        &edited,
+        std::fs::read(context.project.join("vendor/skills/csv-tools/SKILL.md")).unwrap(),
+    );
+    let upstream = context.project.join("vendor/skills/csv-tools/SKILL.md");
+    let newer = format!(
+        "{}\nVersion 2.\n",
+        std::fs::read_to_string(&upstream).unwrap()
+    );
+    write(&upstream, &newer);
+    let output = run(context.command().args(["update", "csv-tools", "-y"]));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    assert!(
+        std::fs::read_to_string(&edited)
+            .unwrap()
+            .contains("Version 2.")
+    );
 }

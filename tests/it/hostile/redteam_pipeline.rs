@@ -147,7 +147,10 @@ fn install_does_not_take_a_packaged_skills_links_for_its_bytes() {
     benign(&package.join("skills/tool"), "tool", 1);
     npm_install(&context, &[&package]);
     ok(&skills(&context, &["sync", "-y", "-a", "claude-code"], &[]));
-    assert_eq!(read_lock(&context.project)["skills"]["tool"]["mode"], "link");
+    assert_eq!(
+        read_lock(&context.project)["skills"]["tool"]["mode"],
+        "link"
+    );
     // As locked: in place.
     ok(&skills(&context, &["install", "--frozen"], &[]));
     // `npm update` brings another version under the link.
@@ -156,7 +159,11 @@ fn install_does_not_take_a_packaged_skills_links_for_its_bytes() {
     let lock = std::fs::read(context.project.join("skills-lock.json")).unwrap();
     for args in [&["install", "--frozen"][..], &["install"]] {
         let output = skills(&context, args, &[]);
-        assert_eq!(output.code, 1, "{args:?}: {}\n{}", output.stdout, output.stderr);
+        assert_eq!(
+            output.code, 1,
+            "{args:?}: {}\n{}",
+            output.stdout, output.stderr
+        );
         says(&output.stderr, &["`tool`", "cannot be reproduced"]);
         assert_eq!(
             std::fs::read(context.project.join("skills-lock.json")).unwrap(),
@@ -181,10 +188,16 @@ fn remove_all_keeps_a_hand_made_copy_that_names_a_locked_skill() {
         &[],
     ));
     context.write(".claude/skills/pdf-mine/SKILL.md", skill_md("pdf"));
-    context.write(".claude/skills/pdf-mine/notes.md", "months of my own notes\n");
+    context.write(
+        ".claude/skills/pdf-mine/notes.md",
+        "months of my own notes\n",
+    );
     let output = skills(&context, &["remove", "--all", "-y"], &[]);
     ok(&output);
-    says(&output.stderr, &["kept", ".claude/skills/pdf-mine", "Removed pdf"]);
+    says(
+        &output.stderr,
+        &["kept", ".claude/skills/pdf-mine", "Removed pdf"],
+    );
     assert!(!context.project.join(".claude/skills/pdf").exists());
     assert_eq!(
         std::fs::read_to_string(context.project.join(".claude/skills/pdf-mine/notes.md")).unwrap(),
@@ -202,6 +215,14 @@ fn install_while(
     slow: &str,
     meanwhile: impl FnOnce(),
 ) -> std::process::Output {
+    let asked = || {
+        server
+            .requests()
+            .iter()
+            .filter(|r| r.contains(slow))
+            .count()
+    };
+    let before = asked();
     let child = context
         .std_command()
         .arg("install")
@@ -212,7 +233,7 @@ fn install_while(
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
-    while !server.requests().iter().any(|r| r.contains(slow)) {
+    while asked() == before {
         assert!(Instant::now() < deadline, "never asked for {slow}");
         std::thread::sleep(Duration::from_millis(20));
     }
