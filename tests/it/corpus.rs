@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::common::{TestContext, repo, run};
 
 /// The behaviours of the malicious half; each must have at least [`MIN_PER_BEHAVIOUR`] skills.
-const BEHAVIOURS: [&str; 17] = [
+const BEHAVIOURS: [&str; 22] = [
     "env-exfil",
     "secret-exfil",
     "credential-files",
@@ -37,6 +37,11 @@ const BEHAVIOURS: [&str; 17] = [
     "dropper",
     "remote-exec",
     "download-exec",
+    "memory-poison",
+    "concealment",
+    "destruction",
+    "data-theft",
+    "ref-hidden",
 ];
 const MIN_PER_HALF: usize = 165;
 const MIN_PER_BEHAVIOUR: usize = 10;
