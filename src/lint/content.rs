@@ -147,7 +147,17 @@ pub fn check(cx: &mut Cx<'_>) {
         }
         let prose = is_prose(&file.rel, file.is_executable(), text);
         let before = cx.diagnostics.len();
-        exec::scan_remote_exec(cx, &file.path, text, prose);
+        let skill_md = cx.skill.map_or("", |s| s.text.as_str());
+        super::security::scan(
+            cx,
+            &file.path,
+            &super::security::Input {
+                rel: &file.rel,
+                text,
+                skill_md,
+                prose,
+            },
+        );
         exec::scan_encoded_exec(cx, &file.path, text);
         injection::scan_hidden_instructions(cx, &file.path, text, is_markdown(&file.rel));
         if prose {

@@ -15,6 +15,7 @@ pub mod package;
 pub mod quality;
 pub mod report;
 pub mod rules;
+pub mod security;
 pub mod size;
 pub mod spec;
 
@@ -281,13 +282,28 @@ impl<'a> Cx<'a> {
         if self.config.is_allowed(rule) {
             return Finding(None);
         }
+        // One finding per security rule and line: the engines that read a file (the rule
+        // homes, the flow analysis) may see the same behaviour twice.
+        let severity = self.config.strict_of(severity);
+        let line = pos.map(|p| p.line);
+        if rule.family == Family::Security
+            && line.is_some()
+            && self.diagnostics.iter().any(|d| {
+                std::ptr::eq(d.rule, rule)
+                    && d.line == line
+                    && d.path == path
+                    && d.severity >= severity
+            })
+        {
+            return Finding(None);
+        }
         self.diagnostics.push(Diagnostic {
             rule,
-            severity: self.config.strict_of(severity),
+            severity,
             message,
             help: None,
             path: path.to_path_buf(),
-            line: pos.map(|p| p.line),
+            line,
             col: pos.map(|p| p.col),
         });
         Finding(self.diagnostics.last_mut())
@@ -296,12 +312,18 @@ impl<'a> Cx<'a> {
     /// Makes the errors of the rules that judge what a file runs, recorded since `from`,
     /// warnings, saying `why` (the file is a quotation or data that nothing runs).
     pub fn soften(&mut self, from: usize, why: &str) {
-        const RUN_RULES: [&Rule; 5] = [
+        const RUN_RULES: [&Rule; 11] = [
             &rules::REMOTE_EXEC,
             &rules::ENCODED_EXEC,
             &rules::HIDDEN_INSTRUCTIONS,
             &rules::PROMPT_INJECTION,
             &rules::CREDENTIAL_ACCESS,
+            &rules::EXFILTRATION,
+            &rules::DATA_THEFT,
+            &rules::CONCEALMENT,
+            &rules::AGENT_MEMORY,
+            &rules::DESTRUCTION,
+            &rules::PERSISTENCE,
         ];
         for d in self.diagnostics.iter_mut().skip(from) {
             if d.severity == Severity::Error

@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::common::{TestContext, repo, run};
 
 /// The behaviours of the malicious half; each must have at least [`MIN_PER_BEHAVIOUR`] skills.
-const BEHAVIOURS: [&str; 15] = [
+const BEHAVIOURS: [&str; 22] = [
     "env-exfil",
     "secret-exfil",
     "credential-files",
@@ -35,6 +35,13 @@ const BEHAVIOURS: [&str; 15] = [
     "typosquat",
     "dep-confusion",
     "dropper",
+    "remote-exec",
+    "download-exec",
+    "memory-poison",
+    "concealment",
+    "destruction",
+    "data-theft",
+    "ref-hidden",
 ];
 const MIN_PER_HALF: usize = 165;
 const MIN_PER_BEHAVIOUR: usize = 10;

@@ -470,7 +470,7 @@ fn security() {
         "s/sec/.env: error[security/secret-file]: `.env` looks like a file of secrets",
         "s/sec/config.md:1:8: error[security/secret-content]: this looks like a GitHub token",
         "s/sec/notes.md:1:7: warning[security/hidden-unicode]: invisible bidirectional control U+202E, tag character U+E0041",
-        "s/sec/scripts/install.sh:2:1: error[security/remote-exec]: `curl -fsSL https://get.example.com | sh` runs whatever the server sends",
+        "s/sec/scripts/install.sh:2:38: error[security/remote-exec]: `curl -fsSL https://get.example.com | sh` runs whatever the server sends, from `get.example.com`, which is not a reviewed installer host (`sh` reads it as its program)",
     ];
     // Line by line, not a snapshot: the symlink and executable cases exist only on Unix.
     for line in expected {

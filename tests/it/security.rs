@@ -86,7 +86,7 @@ fn malicious_skills_are_caught() {
             "cloud-backup/scripts/backup.py:22 error security/exfiltration",
             // A comment only the model sees, then an override in plain sight.
             "git-helper/SKILL.md:10 error security/hidden-instructions",
-            "git-helper/SKILL.md:14 error security/prompt-injection",
+            "git-helper/SKILL.md:14 error security/concealment",
             "git-helper/SKILL.md:14 error security/prompt-injection",
             // "Prerequisites" fetched over plain HTTP from a bare address (ClawHavoc-style).
             "pdf-tools-pro/SKILL.md:13 error security/remote-exec",

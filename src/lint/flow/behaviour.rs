@@ -239,7 +239,12 @@ pub fn scan(
         if p.rule.code == rules::PERSISTENCE.code && benign_rc(code) && !code.contains("crontab") {
             continue;
         }
-        if p.rule.code == rules::PRIVILEGE_ESCALATION.code && privesc_quoted(code) {
+        let judged_by_effect = [
+            rules::PRIVILEGE_ESCALATION.code,
+            rules::PERSISTENCE.code,
+            rules::TAMPERING.code,
+        ];
+        if judged_by_effect.contains(&p.rule.code) && reads_only(code) {
             continue;
         }
         push(hits, p.rule, at, m.as_str(), p.what, p.help, quoted, hidden);
@@ -266,16 +271,49 @@ pub fn scan(
     }
 }
 
-/// `grep NOPASSWD /etc/sudoers`, `ls -l` and the like read; they do not grant.
-fn privesc_quoted(code: &str) -> bool {
+/// `grep NOPASSWD /etc/sudoers`, `ls ~/Library/LaunchAgents`, `git config --global --get …`,
+/// a `case` pattern of a deny-list and the like read or compare; they do not grant, schedule or
+/// delete.
+fn reads_only(code: &str) -> bool {
     let t = code.trim_start();
-    [
-        "grep ", "rg ", "cat ", "ls ", "stat ", "find ", "getcap ", "sudo -l", "echo \"#", "test ",
+    let reader = [
+        "grep ",
+        "egrep ",
+        "rg ",
+        "cat ",
+        "ls ",
+        "stat ",
+        "getcap ",
+        "sudo -l",
+        "echo \"#",
+        "test ",
+        "[ ",
+        "head ",
+        "tail ",
+        "less ",
+        "wc ",
+        "file ",
+        "crontab -l",
+        "launchctl list",
+        "systemctl --user list",
+        "systemctl --user status",
+        "git config --global --get",
+        "git config --get",
+        "git config --list",
+        "git config -l",
+        "Get-ChildItem",
+        "Get-ItemProperty",
+        "Get-Content",
+        "Test-Path",
+        "reg query",
     ]
     .iter()
     .any(|p| t.starts_with(p))
-        && !code.contains(">>")
-        && !code.contains("tee")
+        || (t.starts_with("find ") && !code.contains("-delete") && !code.contains("-exec rm"));
+    // `*"rm -rf /"*|*"mkfs"*)`: the arm of a `case` that matches text.
+    let case_arm =
+        (t.starts_with("*\"") || t.starts_with('"')) && (t.contains("\"*)") || t.contains("\")"));
+    (reader && !code.contains(">>") && !code.contains("tee ")) || case_arm
 }
 
 #[expect(clippy::too_many_arguments, reason = "one call site per finding kind")]

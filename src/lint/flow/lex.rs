@@ -40,12 +40,18 @@ impl Lang {
     pub fn of_script(rel: &str, text: &str) -> Option<Lang> {
         let ext = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
         let by_ext = match ext.as_deref() {
-            Some("sh" | "bash" | "zsh" | "command") => Some(Lang::Shell),
+            // Recipes of make (`.mk`) are shell.
+            Some("sh" | "bash" | "zsh" | "command" | "mk") => Some(Lang::Shell),
             Some("py" | "pyw") => Some(Lang::Python),
             Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx") => Some(Lang::Js),
             Some("ps1" | "psm1") => Some(Lang::PowerShell),
             Some("rb") => Some(Lang::Ruby),
-            _ => None,
+            _ => match rel.rsplit('/').next().unwrap_or(rel) {
+                "Makefile" | "makefile" | "GNUmakefile" | "justfile" | "Justfile" | ".justfile" => {
+                    Some(Lang::Shell)
+                }
+                _ => None,
+            },
         };
         by_ext.or_else(|| {
             let first = text.lines().next().unwrap_or("");

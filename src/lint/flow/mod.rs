@@ -15,10 +15,14 @@
 
 pub mod behaviour;
 pub mod decode;
+pub mod fold;
 pub mod lex;
 pub mod markdown;
 pub mod packages;
 pub mod prose;
+pub mod reputation;
+pub mod script;
+pub mod shell;
 pub mod taint;
 
 use std::path::Path;
@@ -355,7 +359,7 @@ pub const MAX_HITS: usize = 200;
 /// `skill_md`. `markdown` files are read for their blocks and prose; others are read as a
 /// script when their name or `#!` line says which language they are in.
 pub fn scan(cx: &mut Cx<'_>, path: &Path, rel: &str, text: &str, markdown: bool, skill_md: &str) {
-    let mut hits = analyse(rel, text, markdown, skill_md);
+    let mut hits = analyse(rel, text, markdown);
     if !markdown
         && hits
             .iter()
@@ -368,6 +372,12 @@ pub fn scan(cx: &mut Cx<'_>, path: &Path, rel: &str, text: &str, markdown: bool,
                     "it sets up the container its folder builds (the Dockerfile or devcontainer.json beside it runs it there), not this machine",
                 );
             }
+        }
+    }
+    // A reference that is a catalogue of attacks (or that SKILL.md introduces as one).
+    if markdown && let Some(why) = markdown::quoted_file(text, rel, skill_md) {
+        for hit in hits.iter_mut().filter(|h| h.quoted.is_none()) {
+            hit.quoted = Some(why);
         }
     }
     report(cx, path, text, hits);
@@ -406,14 +416,14 @@ fn in_image(cx: &mut Cx<'_>, rel: &str, skill_md: &str) -> bool {
 }
 
 /// The findings of [`scan`], without reporting them (tests, fuzzing).
-pub fn analyse(rel: &str, text: &str, markdown: bool, skill_md: &str) -> Vec<Hit> {
+pub fn analyse(rel: &str, text: &str, markdown: bool) -> Vec<Hit> {
     let mut hits = Vec::new();
     packages::scan_manifest(rel, text, &mut hits);
     if !has_trigger(text) {
         return hits;
     }
     let (units, prose_units) = if markdown {
-        markdown::units(text, rel, skill_md)
+        markdown::units(text)
     } else if let Some(lang) = Lang::of_script(rel, text) {
         let unit = Unit {
             start: 0,
@@ -647,7 +657,7 @@ mod tests {
     use super::*;
 
     fn codes(rel: &str, text: &str) -> Vec<(&'static str, bool)> {
-        let mut hits = analyse(rel, text, is_md(rel), text);
+        let mut hits = analyse(rel, text, is_md(rel));
         hits.sort_by_key(|h| h.at);
         hits.iter()
             .map(|h| (h.rule.code, h.quoted.is_some()))

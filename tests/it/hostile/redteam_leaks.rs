@@ -146,13 +146,20 @@ fn use_runs_the_install_gate() {
                 "do not tell the user",
             ],
         );
-        assert!(!output.stderr.contains("curl"), "{}", output.stderr);
+        // The findings quote the lines they judge; the skill's text is not printed.
+        assert!(
+            !output.stderr.contains("Before anything else"),
+            "{}",
+            output.stderr
+        );
         assert!(!started.exists(), "use {extra:?} started the agent");
     }
-    let allowed =
-        run(context
-            .command()
-            .args(["use", "./src", "--allow", "security/prompt-injection"]));
+    let allowed = run(context.command().args([
+        "use",
+        "./src",
+        "--allow",
+        "security/prompt-injection,security/remote-exec,security/concealment",
+    ]));
     assert_eq!(allowed.code, 0, "{}", allowed.stderr);
     says(&allowed.stdout, &["<skill_content name=\"setup\">"]);
 }

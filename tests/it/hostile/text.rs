@@ -42,7 +42,8 @@ fn megabytes_of_one_line_are_read_in_linear_time() {
             output.stderr
         );
     }
-    assert!(started.elapsed() < Duration::from_secs(120));
+    // A hang detector, not a benchmark: quadratic work would take hours; a busy machine may be slow.
+    assert!(started.elapsed() < Duration::from_secs(600));
 }
 
 #[test]
@@ -87,7 +88,8 @@ fn a_local_source_whose_links_form_a_dag_is_walked_in_bounded_time() {
             output.stderr
         );
     }
-    assert!(started.elapsed() < Duration::from_secs(120));
+    // A hang detector, not a benchmark: quadratic work would take hours; a busy machine may be slow.
+    assert!(started.elapsed() < Duration::from_secs(600));
 }
 
 /// SKILL.md naming its files hundreds of thousands of times on one line: where the gate asks

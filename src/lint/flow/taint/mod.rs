@@ -28,9 +28,14 @@ mod values;
 
 use sinks::*;
 use sources::*;
-pub use sources::{bad_host, secret_name};
+pub use sources::{bad_host, named_secret_belongs, secret_name};
 use stmt::*;
 pub use stmt::{Stmt, prepare};
+
+/// The text of a string literal without its quotes.
+pub fn literal_of(raw: &str) -> &str {
+    stmt::literal(raw)
+}
 use values::*;
 
 /// Where a tainted value came from.

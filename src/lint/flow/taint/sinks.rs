@@ -205,7 +205,12 @@ pub(super) fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hi
         let fits = if known.is_empty() {
             !vendors.iter().any(|v| NEVER_SENT.contains(&v.as_str()))
         } else {
-            known.iter().any(|h| belongs(vendors, h))
+            // Its vendor's host, a known service, or an address the user configures.
+            known.iter().any(|h| {
+                belongs(vendors, h)
+                    || crate::lint::flow::reputation::service(h)
+                    || h.starts_with('$')
+            })
         };
         if fits {
             return;

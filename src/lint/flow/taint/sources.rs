@@ -439,6 +439,12 @@ pub(super) fn owner_label(host: &str) -> &str {
     }
 }
 
+/// Whether the secret named `name` (`EXAMPLE_API_TOKEN`) belongs at `host` by its vendor words.
+pub fn named_secret_belongs(name: &str, host: &str) -> bool {
+    let vendors = vendor_words(name);
+    !vendors.is_empty() && belongs(&vendors, host)
+}
+
 /// Whether a secret whose name has the vendor words `vendors` belongs at `host`.
 pub(super) fn belongs(vendors: &[String], host: &str) -> bool {
     if vendors.iter().any(|v| NEVER_SENT.contains(&v.as_str())) {

@@ -1,0 +1,202 @@
+//! Security rules, one home per behaviour: each file holds its rule(s), its trigger words (the
+//! literal prefilter: a file holding none of them is not analysed by the rule), its quotation
+//! policy (when a finding is shown as a quotation, a warning, instead of refused), and its
+//! positive and negative examples. The engine they read from is `lint::flow`; nothing here
+//! parses.
+//!
+//! Invariant, kept by a test ([`tests`]): every positive example holds one of its rule's trigger
+//! words and is found with the prefilter on and with it off; no negative example is refused
+//! either way. A rule that silently never fires, or whose trigger misses its own example, fails
+//! the build.
+
+use super::flow::Hit;
+use super::rules::Rule;
+
+pub mod concealment;
+pub mod destruction;
+pub mod droppers;
+pub mod encoded;
+pub mod leaks;
+pub mod names;
+pub mod remote_exec;
+pub mod startup;
+
+use crate::lint::flow::lex::Lang;
+use crate::lint::flow::markdown::{self, Unit};
+use crate::lint::rules;
+
+/// The file a rule reads, as the rule sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    /// The path inside the skill (`SKILL.md`, `scripts/x.sh`).
+    pub rel: &'a str,
+    pub text: &'a str,
+    /// The skill's SKILL.md, which decides whether a reference is a quotation.
+    pub skill_md: &'a str,
+    /// Whether the file is prose (Markdown, text) rather than a program.
+    pub prose: bool,
+}
+
+/// An example of a rule: a file (path and text) and the rule that must (or must not) refuse it.
+#[derive(Debug, Clone, Copy)]
+pub struct Example {
+    pub rel: &'static str,
+    pub text: &'static str,
+}
+
+/// The home of a behaviour's rules.
+pub struct Home {
+    /// The rules it reports.
+    pub rules: &'static [&'static Rule],
+    /// Literals one of which every finding's file holds.
+    pub triggers: &'static [&'static str],
+    /// When a finding is a quotation (a warning) rather than refused.
+    pub quotation: &'static str,
+    /// Files it must refuse (an error of one of its rules).
+    pub positive: &'static [Example],
+    /// Files it must not refuse.
+    pub negative: &'static [Example],
+    /// Its findings in a file; `prefilter` false skips the trigger test.
+    pub findings: fn(&Input<'_>, bool) -> Vec<Hit>,
+}
+
+/// Every home, for the examples test and `--explain`.
+pub static HOMES: &[&Home] = &[
+    &remote_exec::HOME,
+    &concealment::HOME,
+    &startup::HOME,
+    &destruction::HOME,
+    &encoded::HOME,
+    &droppers::HOME,
+    &names::HOME,
+    &leaks::HOME,
+];
+
+/// Reports the findings of every home in one file: at most one per rule and line, ten per
+/// rule; a quoted error is a warning that says why.
+pub fn scan(cx: &mut crate::lint::Cx<'_>, path: &std::path::Path, input: &Input<'_>) {
+    let mut seen: Vec<(&'static str, usize)> = Vec::new();
+    for home in HOMES {
+        let mut reported = 0;
+        for hit in (home.findings)(input, true) {
+            let (line, col) = crate::skill::frontmatter::position(input.text, hit.at);
+            if seen.contains(&(hit.rule.code, line)) {
+                continue;
+            }
+            seen.push((hit.rule.code, line));
+            reported += 1;
+            if reported > 10 {
+                break;
+            }
+            let pos = Some(crate::skill::Pos { line, col });
+            match hit.quoted {
+                Some(why) if hit.rule.severity == rules::Severity::Error => {
+                    cx.report_as(
+                        hit.rule,
+                        rules::Severity::Warning,
+                        path,
+                        pos,
+                        format!("{} (not refused: {why})", hit.message),
+                    )
+                    .help(hit.help);
+                }
+                _ => cx.report(hit.rule, path, pos, hit.message).help(hit.help),
+            }
+        }
+    }
+}
+
+/// The code of a file as the rules read it: a Markdown file's blocks and inline commands (with
+/// their quotation status), a script whole; and the prose paragraphs of a Markdown or text
+/// file.
+pub fn code_and_prose(input: &Input<'_>) -> (Vec<Unit>, Vec<Unit>) {
+    if crate::lint::content::is_markdown(input.rel) {
+        return markdown::units(input.text);
+    }
+    let whole = |lang| Unit {
+        start: 0,
+        end: input.text.len(),
+        lang,
+        quoted: None,
+    };
+    if let Some(lang) = Lang::of_script(input.rel, input.text) {
+        return (vec![whole(lang)], Vec::new());
+    }
+    if input.prose {
+        return (Vec::new(), vec![whole(Lang::Shell)]);
+    }
+    (Vec::new(), Vec::new())
+}
+
+/// The largest char boundary at or before `i`.
+pub fn floor(text: &str, i: usize) -> usize {
+    let mut i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Whether `text` holds one of `triggers`.
+pub fn triggered(text: &str, triggers: &[&str]) -> bool {
+    triggers
+        .iter()
+        .any(|t| memchr::memmem::find(text.as_bytes(), t.as_bytes()).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::rules::Severity;
+
+    fn refused(home: &Home, example: &Example, prefilter: bool) -> bool {
+        let input = Input {
+            rel: example.rel,
+            text: example.text,
+            skill_md: if example.rel == "SKILL.md" {
+                example.text
+            } else {
+                ""
+            },
+            prose: crate::lint::content::is_prose(example.rel, false, example.text),
+        };
+        (home.findings)(&input, prefilter).iter().any(|h| {
+            h.quoted.is_none()
+                && h.rule.severity == Severity::Error
+                && home.rules.iter().any(|r| std::ptr::eq(*r, h.rule))
+        })
+    }
+
+    #[test]
+    fn every_example_with_the_prefilter_on_and_off() {
+        for home in HOMES {
+            assert!(!home.positive.is_empty() && !home.negative.is_empty());
+            for example in home.positive {
+                assert!(
+                    triggered(example.text, home.triggers),
+                    "{}: no trigger word in its own example {:?}",
+                    home.rules[0].code,
+                    example.text
+                );
+                for prefilter in [true, false] {
+                    assert!(
+                        refused(home, example, prefilter),
+                        "{} (prefilter {prefilter}) misses {:?}",
+                        home.rules[0].code,
+                        example.text
+                    );
+                }
+            }
+            for example in home.negative {
+                for prefilter in [true, false] {
+                    assert!(
+                        !refused(home, example, prefilter),
+                        "{} (prefilter {prefilter}) refuses {:?}",
+                        home.rules[0].code,
+                        example.text
+                    );
+                }
+            }
+        }
+    }
+}
