@@ -84,7 +84,7 @@ fn a_lock_cannot_reach_loopback_through_a_url_only_libgit2_reads_so() {
         &[],
     ));
     let lock = read_lock(&context.project);
-    let served = remote.daemon.upload_pack_requests();
+    let requests_before = remote.daemon.upload_pack_requests();
     // An HTTP server on loopback stands in for the machine's own services.
     let server = HttpServer::start();
     let http = server.authority();
@@ -112,7 +112,7 @@ fn a_lock_cannot_reach_loopback_through_a_url_only_libgit2_reads_so() {
         canary.assert_untouched();
         assert_eq!(
             remote.daemon.upload_pack_requests(),
-            served,
+            requests_before,
             "{disguised}: the daemon saw a request:\n{}",
             remote.daemon.log()
         );
@@ -255,12 +255,12 @@ fn two_skills(context: &TestContext) -> HttpServer {
     server.file("/.well-known/agent-skills/beta/SKILL.md", skill_md("beta"));
     benign(&context.project.join("vendor/alpha"), "alpha", 1);
     ok(&skills(
-        &context,
+        context,
         &["add", "./vendor/alpha", "-a", "claude-code", "-y"],
         &[],
     ));
     ok(&skills(
-        &context,
+        context,
         &["add", &server.url, "-s", "beta", "-a", "claude-code", "-y"],
         &[],
     ));
