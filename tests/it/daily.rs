@@ -196,6 +196,114 @@ fn frozen_install_of_an_npx_lock_keeps_copies_in_place_and_creates_no_canonical_
     }
 }
 
+// 5. `install` with one edited skill names it and restores the others (fixed on main by the
+// install pipeline, cae5425; kept here so that it stays so).
+#[test]
+fn install_with_one_edited_skill_names_it_and_restores_the_others() {
+    let context = TestContext::new();
+    vendor(&context);
+    ok(&run(context.command().args([
+        "add",
+        "./vendor",
+        "--skill",
+        "*",
+        "-a",
+        "claude-code",
+        "-y",
+    ])));
+    let skills = context.project.join(".claude/skills");
+    let path = skills.join("pdf/SKILL.md");
+    let edited = format!("{}\nMine.\n", std::fs::read_to_string(&path).unwrap());
+    std::fs::write(&path, &edited).unwrap();
+    std::fs::remove_dir_all(skills.join("notes")).unwrap();
+    let output = run(context.command().arg("install"));
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    assert!(output.stderr.contains("`pdf`"), "{}", output.stderr);
+    assert!(
+        output.stderr.contains("the others were restored"),
+        "{}",
+        output.stderr
+    );
+    assert!(skills.join("notes/SKILL.md").is_file(), "notes restored");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+}
+
+// 6. No hint goes round in circles or loses work.
+#[test]
+fn frozen_install_of_an_edited_hand_made_skill_points_to_manifest_not_to_update() {
+    let context = TestContext::new();
+    context.skill(".claude/skills/mine", "mine");
+    ok(&run(context.command().arg("manifest")));
+    let path = context.project.join(".claude/skills/mine/SKILL.md");
+    let edited = format!("{}\nMore steps.\n", std::fs::read_to_string(&path).unwrap());
+    std::fs::write(&path, &edited).unwrap();
+    let output = run(context.command().args(["install", "--frozen"]));
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    assert!(
+        output
+            .stderr
+            .contains("`skills manifest` records the edits"),
+        "{}",
+        output.stderr
+    );
+    assert!(
+        !output.stderr.contains("skills update"),
+        "`update` has no upstream to follow here: {}",
+        output.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+    // And the hint works: recorded, the frozen install passes.
+    ok(&run(context.command().arg("manifest")));
+    ok(&run(context.command().args(["install", "--frozen"])));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+}
+
+#[test]
+fn update_after_manifest_recorded_edits_keeps_them_unless_forced() {
+    let context = TestContext::new();
+    context.skill("vendor/pdf", "pdf");
+    ok(&run(context.command().args([
+        "add",
+        "./vendor/pdf",
+        "-a",
+        "claude-code",
+        "-y",
+    ])));
+    // Upstream moves on; the user edits the installed copy.
+    write(
+        &context.project.join("vendor/pdf/SKILL.md"),
+        "---\nname: pdf\ndescription: Does pdf things, v2. Use when pdf.\n---\n# pdf\n\nNew steps.\n",
+    );
+    let copy = context.project.join(".claude/skills/pdf/SKILL.md");
+    let edited = format!(
+        "{}\nMy own note.\n",
+        std::fs::read_to_string(&copy).unwrap()
+    );
+    std::fs::write(&copy, &edited).unwrap();
+    let output = run(context.command().arg("update"));
+    assert_eq!(output.code, 1, "{}", output.stderr);
+    // The user records the edit, and runs update again: the edit is still the user's.
+    let output = run(context.command().arg("manifest"));
+    ok(&output);
+    assert!(output.stderr.contains("local edits"), "{}", output.stderr);
+    let output = run(context.command().arg("update"));
+    assert_eq!(output.code, 1, "{}\n{}", output.stdout, output.stderr);
+    assert!(output.stderr.contains("local edits"), "{}", output.stderr);
+    assert_eq!(std::fs::read_to_string(&copy).unwrap(), edited, "edit kept");
+    // `--force` says it means it.
+    ok(&run(context.command().args(["update", "--force"])));
+    assert!(
+        std::fs::read_to_string(&copy)
+            .unwrap()
+            .contains("New steps.")
+    );
+    assert!(
+        lock(&context)["skills"]["pdf"].get("localEdits").is_none(),
+        "the source's bytes again: {}",
+        lock(&context)
+    );
+}
+
 // 7. `doctor` on good layouts, with and without `~/.claude`: notes, exit 0.
 #[test]
 fn doctor_exits_0_with_notes_on_every_layout_add_sync_and_install_write() {
@@ -265,4 +373,402 @@ fn doctor_exits_0_with_notes_on_every_layout_add_sync_and_install_write() {
     ])));
     let (code, document) = doctor_json(&context);
     assert_eq!(code, 0, "{document:#}");
+}
+
+// 8. Project commands work on the project's skills, not on one user's `-g` skills.
+#[test]
+fn lint_and_prompt_write_in_a_project_leave_the_users_skills_out() {
+    let context = TestContext::new();
+    context.skill(".claude/skills/pdf", "pdf");
+    // A user skill that fails lint: its name is not its folder's.
+    write(
+        &context.home.join(".claude/skills/mine/SKILL.md"),
+        "---\nname: mine-x\ndescription: Mine. Use when mine.\n---\n# Mine\n\nSteps.\n",
+    );
+    let output = run(context.command().args(["lint", "--strict"]));
+    assert_eq!(output.code, 0, "{}\n{}", output.stdout, output.stderr);
+    assert!(!output.stdout.contains("mine"), "{}", output.stdout);
+    let output = run(context.command().args(["lint", "--strict", "-g"]));
+    assert_eq!(output.code, 1, "`-g` lints the user's: {}", output.stdout);
+    ok(&run(context.command().args([
+        "prompt",
+        "--write",
+        "AGENTS.md",
+    ])));
+    let text = std::fs::read_to_string(context.project.join("AGENTS.md")).unwrap();
+    assert!(text.contains(".claude/skills/pdf/SKILL.md"), "{text}");
+    assert!(
+        !text.contains("mine"),
+        "no user skill in a committed file: {text}"
+    );
+    // On stdout, what the agent sees: the user's skills too.
+    let output = run(context.command().arg("prompt"));
+    assert!(output.stdout.contains("mine-x"), "{}", output.stdout);
+}
+
+// 9. Messages and output.
+#[test]
+fn prompt_write_into_a_missing_folder_says_the_folder_is_missing() {
+    let context = TestContext::new();
+    context.skill(".claude/skills/pdf", "pdf");
+    let output = run(context.command().args(["prompt", "--write", "docs/NEW.md"]));
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("the folder `docs` does not exist")
+            && output.stderr.contains("mkdir -p"),
+        "{}",
+        output.stderr
+    );
+    assert!(!output.stderr.contains("symlink"), "{}", output.stderr);
+}
+
+#[test]
+fn remove_json_dry_run_prints_json_and_says_the_lock_entry_was_removed() {
+    let context = TestContext::new();
+    vendor(&context);
+    ok(&run(context.command().args([
+        "add",
+        "./vendor",
+        "--skill",
+        "*",
+        "-a",
+        "claude-code",
+        "-y",
+    ])));
+    let output = run(context
+        .command()
+        .args(["remove", "pdf", "--json", "--dry-run"]));
+    ok(&output);
+    let document: Value = serde_json::from_str(&output.stdout)
+        .unwrap_or_else(|_| panic!("JSON on stdout: {}", output.stdout));
+    assert_eq!(document["dry_run"], true);
+    assert_eq!(
+        document["removed"][0]["lock_entry"], "removed",
+        "{document:#}"
+    );
+    assert!(
+        context.project.join(".claude/skills/pdf").exists(),
+        "a dry run"
+    );
+    let output = run(context.command().args(["remove", "pdf", "--json", "-y"]));
+    ok(&output);
+    let document: Value = serde_json::from_str(&output.stdout).unwrap();
+    assert_eq!(document["dry_run"], false);
+    assert_eq!(
+        document["removed"][0]["lock_entry"], "removed",
+        "it was in the lock and is no more: {document:#}"
+    );
+    assert!(lock(&context)["skills"].get("pdf").is_none());
+}
+
+#[test]
+fn serve_is_silent_about_copies_of_one_skill_for_several_agents() {
+    use std::io::Write as _;
+    let context = TestContext::new();
+    vendor(&context);
+    ok(&run(context.command().args([
+        "add",
+        "./vendor",
+        "--skill",
+        "*",
+        "-a",
+        "claude-code",
+        "-a",
+        "windsurf",
+        "--copy",
+        "-y",
+    ])));
+    let mut child = context
+        .std_command()
+        .args(["serve", "--stdio", "--no-watch"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"resources/list"}"#,
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    stdin.flush().unwrap();
+    // Wait for the answer to the last request before the end of input.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut answers = String::new();
+    while !answers.contains("\"id\":2") {
+        let mut line = String::new();
+        if std::io::BufRead::read_line(&mut stdout, &mut line).unwrap() == 0 {
+            break;
+        }
+        answers.push_str(&line);
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(answers.contains("skill://pdf/SKILL.md"), "{answers}");
+    assert!(!stderr.contains("duplicate-name"), "{stderr}");
+}
+
+#[test]
+fn list_at_a_wide_terminal_keeps_descriptions_readable_beside_many_agents() {
+    use crate::terminal::{in_terminal, until_exit};
+    let context = TestContext::new();
+    vendor(&context);
+    ok(&run(context.command().args(["add", "./vendor", "--all"])));
+    let mut session = in_terminal(&context, 160, &["list"]);
+    let (text, code) = until_exit(&mut session);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("Does pdf things. Use when the user asks"),
+        "the description keeps its share of 160 columns:\n{text}"
+    );
+}
+
+#[test]
+fn add_dry_run_over_an_edited_skill_exits_1_as_the_run_does() {
+    let context = TestContext::new();
+    vendor(&context);
+    ok(&run(context.command().args([
+        "add",
+        "./vendor",
+        "--skill",
+        "*",
+        "-a",
+        "claude-code",
+        "-y",
+    ])));
+    let path = context.project.join(".claude/skills/pdf/SKILL.md");
+    let edited = format!("{}\nMine.\n", std::fs::read_to_string(&path).unwrap());
+    std::fs::write(&path, &edited).unwrap();
+    let args = ["add", "./vendor", "--skill", "*", "-a", "claude-code", "-y"];
+    let dry = run(context.command().args(args).arg("--dry-run"));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+    let real = run(context.command().args(args));
+    assert_eq!(real.code, 1, "{}", real.stderr);
+    assert_eq!(dry.code, real.code, "{}", dry.stderr);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+}
+
+#[test]
+fn add_again_in_another_layout_leaves_no_old_copy_behind() {
+    let context = TestContext::new();
+    vendor(&context);
+    ok(&run(context
+        .command()
+        .args(["add", "./vendor", "--skill", "pdf", "-y"])));
+    let canonical = context.project.join(".agents/skills/pdf");
+    assert!(is_real_dir(&canonical));
+    assert!(is_link(&context.project.join(".claude/skills/pdf")));
+    ok(&run(context.command().args([
+        "add",
+        "./vendor",
+        "--skill",
+        "pdf",
+        "-a",
+        "claude-code",
+        "-y",
+    ])));
+    assert!(is_real_dir(&context.project.join(".claude/skills/pdf")));
+    assert!(
+        !canonical.exists() && !is_link(&canonical),
+        "the old canonical copy is gone"
+    );
+    let (code, document) = doctor_json(&context);
+    assert_eq!(code, 0, "{document:#}");
+}
+
+#[test]
+fn remove_without_names_at_a_terminal_picks_and_says_which_have_edits() {
+    use crate::terminal::{in_terminal, until_exit};
+    use expectrl::Expect as _;
+    let context = TestContext::new();
+    vendor(&context);
+    ok(&run(context.command().args([
+        "add",
+        "./vendor",
+        "--skill",
+        "*",
+        "-a",
+        "claude-code",
+        "-y",
+    ])));
+    let path = context.project.join(".claude/skills/pdf/SKILL.md");
+    let edited = format!("{}\nMine.\n", std::fs::read_to_string(&path).unwrap());
+    std::fs::write(&path, &edited).unwrap();
+    let mut session = in_terminal(&context, 120, &["remove"]);
+    session.expect("Skills to remove").unwrap();
+    session.expect("enter confirm").unwrap();
+    session.send("pdf").unwrap();
+    session.expect("1 of 2 shown").unwrap();
+    session.send("\r").unwrap();
+    session
+        .expect("it has local edits, which are lost")
+        .unwrap();
+    session.expect("Proceed").unwrap();
+    session.send("n").unwrap();
+    let (text, _) = until_exit(&mut session);
+    assert!(path.is_file(), "kept: {text}");
+    assert!(context.project.join(".claude/skills/notes").is_dir());
+}
+
+#[test]
+fn update_without_a_lockfile_is_an_error_as_check_is() {
+    let context = TestContext::new();
+    let check = run(context.command().arg("check"));
+    let update = run(context.command().arg("update"));
+    assert_eq!(check.code, 2, "{}", check.stderr);
+    assert_eq!(update.code, check.code, "{}", update.stderr);
+    assert!(update.stderr.contains("no lockfile"), "{}", update.stderr);
+}
+
+#[test]
+fn check_with_its_source_out_of_reach_says_so_once_for_all_its_skills() {
+    use crate::add::{Remote, fixture};
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    remote.upstream("acme/flat", &fixture("flat"));
+    ok(&run(context
+        .command()
+        .args([
+            "add",
+            "acme/flat",
+            "--skill",
+            "*",
+            "-a",
+            "claude-code",
+            "-y",
+        ])
+        .env("SKILLS_GITHUB_URL", &remote.daemon.base_url)));
+    let skills = lock(&context)["skills"].as_object().unwrap().len();
+    assert!(skills > 1, "{}", lock(&context));
+    let output = run(context
+        .command()
+        .arg("check")
+        .env("SKILLS_GITHUB_URL", "git://127.0.0.1:9"));
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    let warnings: Vec<&str> = output
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .collect();
+    assert_eq!(
+        warnings.len(),
+        1,
+        "one warning for one source:\n{}",
+        output.stderr
+    );
+}
+
+#[test]
+fn add_all_reports_each_skill_on_one_short_line() {
+    let context = TestContext::new();
+    vendor(&context);
+    let output = run(context.command().args(["add", "./vendor", "--all"]));
+    ok(&output);
+    assert!(
+        output.stderr.len() < 4096,
+        "{} bytes:\n{}",
+        output.stderr.len(),
+        output.stderr
+    );
+    assert!(
+        output.stderr.contains("other agent dirs"),
+        "{}",
+        output.stderr
+    );
+}
+
+#[test]
+fn unknown_agent_and_skill_names_suggest_the_near_ones() {
+    let context = TestContext::new();
+    vendor(&context);
+    let output = run(context
+        .command()
+        .args(["add", "./vendor", "--skill", "pdf", "-a", "claude", "-y"]));
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("did you mean `claude-code`"),
+        "{}",
+        output.stderr
+    );
+    let output = run(context
+        .command()
+        .args(["add", "./vendor", "--skill", "pfd", "-y"]));
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("did you mean `--skill pdf`"),
+        "{}",
+        output.stderr
+    );
+}
+
+#[test]
+fn cache_clean_removes_the_skills_use_ran() {
+    let context = TestContext::new();
+    context.skill("vendor/pdf", "pdf");
+    let output = run(context.command().args(["use", "./vendor/pdf"]));
+    ok(&output);
+    let used = context.temp.path().join("cache/use");
+    assert!(used.is_dir(), "`use` caches the skill: {}", output.stderr);
+    let output = run(context.command().args(["cache", "clean"]));
+    ok(&output);
+    assert!(!used.exists(), "{}", output.stderr);
+    assert!(output.stderr.contains("`use/`"), "{}", output.stderr);
+}
+
+#[test]
+fn completions_complete_agent_ids() {
+    let context = TestContext::new();
+    for shell in ["bash", "zsh", "fish"] {
+        let output = run(context.command().args(["completions", shell]));
+        ok(&output);
+        assert!(output.stdout.contains("claude-code"), "{shell}");
+        assert!(output.stdout.contains("windsurf"), "{shell}");
+    }
+}
+
+// 10. Offline by content: the lock's URLs resolve elsewhere now (another mirror, another
+// network), and this machine holds every locked byte.
+#[test]
+fn frozen_offline_install_restores_when_the_locks_urls_resolve_elsewhere() {
+    use crate::add::{Remote, fixture};
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    remote.upstream("acme/flat", &fixture("flat"));
+    ok(&run(context
+        .command()
+        .args([
+            "add",
+            "acme/flat",
+            "--skill",
+            "*",
+            "-a",
+            "claude-code",
+            "-y",
+        ])
+        .env("SKILLS_GITHUB_URL", &remote.daemon.base_url)));
+    let skills = context.project.join(".claude/skills");
+    let before = crate::add::tree(&skills);
+    // Another network: `owner/repo` now means another host, which is not reachable.
+    let elsewhere = "git://127.0.0.1:9";
+    let restore = || {
+        run(context
+            .command()
+            .args(["install", "--frozen", "--offline"])
+            .env("SKILLS_GITHUB_URL", elsewhere))
+    };
+    // From the store.
+    std::fs::remove_dir_all(&skills).unwrap();
+    let output = restore();
+    ok(&output);
+    assert_eq!(crate::add::tree(&skills), before);
+    // From the git cache alone (the store is gone): the commit is found by its id.
+    std::fs::remove_dir_all(&skills).unwrap();
+    std::fs::remove_dir_all(context.temp.path().join("cache/store")).unwrap();
+    let output = restore();
+    ok(&output);
+    assert_eq!(crate::add::tree(&skills), before);
 }

@@ -43,7 +43,7 @@ fn completions() {
         let mut buffer = Vec::new();
         clap_complete::generate(
             shell,
-            &mut skills::cli::Cli::command(),
+            &mut skills::commands::completions::command(),
             "skills",
             &mut buffer,
         );
