@@ -514,11 +514,13 @@ fn serve_is_silent_about_copies_of_one_skill_for_several_agents() {
 
 #[test]
 fn list_at_a_wide_terminal_keeps_descriptions_readable_beside_many_agents() {
-    use crate::terminal::{in_terminal, until_exit};
+    use crate::terminal::until_exit;
     let context = TestContext::new();
     vendor(&context);
     ok(&run(context.command().args(["add", "./vendor", "--all"])));
-    let mut session = in_terminal(&context, 160, &["list"]);
+    // `COLUMNS`, as the report had it: the width `stty` sets in the pseudo-terminal can lose a
+    // race with the terminal's own default under load.
+    let mut session = wide_terminal(&context, &["list"]);
     let (text, code) = until_exit(&mut session);
     assert_eq!(code, 0, "{text}");
     assert!(
@@ -771,4 +773,21 @@ fn frozen_offline_install_restores_when_the_locks_urls_resolve_elsewhere() {
     let output = restore();
     ok(&output);
     assert_eq!(crate::add::tree(&skills), before);
+}
+
+/// `skills args…` in a pseudo-terminal, with `COLUMNS=160` in its environment.
+fn wide_terminal(context: &TestContext, args: &[&str]) -> expectrl::session::OsSession {
+    let skills = context.std_command();
+    let mut command = std::process::Command::new(skills.get_program());
+    command.args(args).current_dir(&context.project);
+    for (key, value) in skills.get_envs() {
+        match value {
+            Some(value) => command.env(key, value),
+            None => command.env_remove(key),
+        };
+    }
+    command.env("COLUMNS", "160").env("TERM", "xterm");
+    let mut session = expectrl::Session::spawn(command).expect("spawn in a pty");
+    session.set_expect_timeout(Some(std::time::Duration::from_secs(30)));
+    session
 }
