@@ -209,7 +209,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__add)
-            opts="-s -a -g -y -l -q -v -h -V --skill --agent --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
+            opts="-s -g -y -l -a -q -v -h -V --skill --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --agent --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -220,14 +220,6 @@ _skills() {
                     return 0
                     ;;
                 -s)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -a)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -261,6 +253,14 @@ _skills() {
                     ;;
                 --allow)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -W "* aider-desk amp antigravity antigravity-cli astrbot autohand-code augment bob claude-code openclaw cline codearts-agent codebuddy codemaker codestudio codex command-code continue cortex crush cursor deepagents devin dexto droid eve firebender forgecode fx gemini-cli github-copilot goose grok hermes-agent inference-sh jazz junie iflow-cli kilo kimchi kimi-code-cli kiro-cli kode lingma loaf mcpjam minimax-code mistral-vibe moxby mux opencode openhands ona pi posit-assistant qoder qoder-cn qwen-code replit reasonix rovodev roo sarvam-code tabnine-cli terramind tinycloud trae trae-cn warp windsurf zed zcode zencoder zenflow neovate pochi promptscript adal universal sisu" -- "${cur}"))
+                    return 0
+                    ;;
+                -a)
+                    COMPREPLY=($(compgen -W "* aider-desk amp antigravity antigravity-cli astrbot autohand-code augment bob claude-code openclaw cline codearts-agent codebuddy codemaker codestudio codex command-code continue cortex crush cursor deepagents devin dexto droid eve firebender forgecode fx gemini-cli github-copilot goose grok hermes-agent inference-sh jazz junie iflow-cli kilo kimchi kimi-code-cli kiro-cli kode lingma loaf mcpjam minimax-code mistral-vibe moxby mux opencode openhands ona pi posit-assistant qoder qoder-cn qwen-code replit reasonix rovodev roo sarvam-code tabnine-cli terramind tinycloud trae trae-cn warp windsurf zed zcode zencoder zenflow neovate pochi promptscript adal universal sisu" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -847,7 +847,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__install)
-            opts="-s -a -g -y -l -q -v -h -V --frozen --offline --skill --agent --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
+            opts="-s -g -y -l -a -q -v -h -V --frozen --offline --skill --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --agent --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -858,14 +858,6 @@ _skills() {
                     return 0
                     ;;
                 -s)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -a)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -899,6 +891,14 @@ _skills() {
                     ;;
                 --allow)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -W "* aider-desk amp antigravity antigravity-cli astrbot autohand-code augment bob claude-code openclaw cline codearts-agent codebuddy codemaker codestudio codex command-code continue cortex crush cursor deepagents devin dexto droid eve firebender forgecode fx gemini-cli github-copilot goose grok hermes-agent inference-sh jazz junie iflow-cli kilo kimchi kimi-code-cli kiro-cli kode lingma loaf mcpjam minimax-code mistral-vibe moxby mux opencode openhands ona pi posit-assistant qoder qoder-cn qwen-code replit reasonix rovodev roo sarvam-code tabnine-cli terramind tinycloud trae trae-cn warp windsurf zed zcode zencoder zenflow neovate pochi promptscript adal universal sisu" -- "${cur}"))
+                    return 0
+                    ;;
+                -a)
+                    COMPREPLY=($(compgen -W "* aider-desk amp antigravity antigravity-cli astrbot autohand-code augment bob claude-code openclaw cline codearts-agent codebuddy codemaker codestudio codex command-code continue cortex crush cursor deepagents devin dexto droid eve firebender forgecode fx gemini-cli github-copilot goose grok hermes-agent inference-sh jazz junie iflow-cli kilo kimchi kimi-code-cli kiro-cli kode lingma loaf mcpjam minimax-code mistral-vibe moxby mux opencode openhands ona pi posit-assistant qoder qoder-cn qwen-code replit reasonix rovodev roo sarvam-code tabnine-cli terramind tinycloud trae trae-cn warp windsurf zed zcode zencoder zenflow neovate pochi promptscript adal universal sisu" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -967,18 +967,18 @@ _skills() {
             return 0
             ;;
         skills__subcmd__list)
-            opts="-g -a -q -v -h -V --global --agent --json --quiet --verbose --color --no-progress --help --version"
+            opts="-g -a -q -v -h -V --global --json --agent --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "* aider-desk amp antigravity antigravity-cli astrbot autohand-code augment bob claude-code openclaw cline codearts-agent codebuddy codemaker codestudio codex command-code continue cortex crush cursor deepagents devin dexto droid eve firebender forgecode fx gemini-cli github-copilot goose grok hermes-agent inference-sh jazz junie iflow-cli kilo kimchi kimi-code-cli kiro-cli kode lingma loaf mcpjam minimax-code mistral-vibe moxby mux opencode openhands ona pi posit-assistant qoder qoder-cn qwen-code replit reasonix rovodev roo sarvam-code tabnine-cli terramind tinycloud trae trae-cn warp windsurf zed zcode zencoder zenflow neovate pochi promptscript adal universal sisu" -- "${cur}"))
                     return 0
                     ;;
                 -a)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "* aider-desk amp antigravity antigravity-cli astrbot autohand-code augment bob claude-code openclaw cline codearts-agent codebuddy codemaker codestudio codex command-code continue cortex crush cursor deepagents devin dexto droid eve firebender forgecode fx gemini-cli github-copilot goose grok hermes-agent inference-sh jazz junie iflow-cli kilo kimchi kimi-code-cli kiro-cli kode lingma loaf mcpjam minimax-code mistral-vibe moxby mux opencode openhands ona pi posit-assistant qoder qoder-cn qwen-code replit reasonix rovodev roo sarvam-code tabnine-cli terramind tinycloud trae trae-cn warp windsurf zed zcode zencoder zenflow neovate pochi promptscript adal universal sisu" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1061,7 +1061,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__remove)
-            opts="-s -a -g -y -q -v -h -V --skill --all --agent --global --yes --dry-run --json --quiet --verbose --color --no-progress --help --version"
+            opts="-s -g -y -a -q -v -h -V --skill --all --global --yes --dry-run --json --agent --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1076,11 +1076,11 @@ _skills() {
                     return 0
                     ;;
                 --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "* aider-desk amp antigravity antigravity-cli astrbot autohand-code augment bob claude-code openclaw cline codearts-agent codebuddy codemaker codestudio codex command-code continue cortex crush cursor deepagents devin dexto droid eve firebender forgecode fx gemini-cli github-copilot goose grok hermes-agent inference-sh jazz junie iflow-cli kilo kimchi kimi-code-cli kiro-cli kode lingma loaf mcpjam minimax-code mistral-vibe moxby mux opencode openhands ona pi posit-assistant qoder qoder-cn qwen-code replit reasonix rovodev roo sarvam-code tabnine-cli terramind tinycloud trae trae-cn warp windsurf zed zcode zencoder zenflow neovate pochi promptscript adal universal sisu" -- "${cur}"))
                     return 0
                     ;;
                 -a)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "* aider-desk amp antigravity antigravity-cli astrbot autohand-code augment bob claude-code openclaw cline codearts-agent codebuddy codemaker codestudio codex command-code continue cortex crush cursor deepagents devin dexto droid eve firebender forgecode fx gemini-cli github-copilot goose grok hermes-agent inference-sh jazz junie iflow-cli kilo kimchi kimi-code-cli kiro-cli kode lingma loaf mcpjam minimax-code mistral-vibe moxby mux opencode openhands ona pi posit-assistant qoder qoder-cn qwen-code replit reasonix rovodev roo sarvam-code tabnine-cli terramind tinycloud trae trae-cn warp windsurf zed zcode zencoder zenflow neovate pochi promptscript adal universal sisu" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1125,20 +1125,12 @@ _skills() {
             return 0
             ;;
         skills__subcmd__sync)
-            opts="-a -y -r -q -v -h -V --agent --yes --copy --dry-run --no-cleanup --no-remote --recursive --include --exclude --force --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
+            opts="-y -r -a -q -v -h -V --yes --copy --dry-run --no-cleanup --no-remote --recursive --include --exclude --force --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --agent --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --agent)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -a)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --include)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1169,6 +1161,14 @@ _skills() {
                     ;;
                 --allow)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -W "* aider-desk amp antigravity antigravity-cli astrbot autohand-code augment bob claude-code openclaw cline codearts-agent codebuddy codemaker codestudio codex command-code continue cortex crush cursor deepagents devin dexto droid eve firebender forgecode fx gemini-cli github-copilot goose grok hermes-agent inference-sh jazz junie iflow-cli kilo kimchi kimi-code-cli kiro-cli kode lingma loaf mcpjam minimax-code mistral-vibe moxby mux opencode openhands ona pi posit-assistant qoder qoder-cn qwen-code replit reasonix rovodev roo sarvam-code tabnine-cli terramind tinycloud trae trae-cn warp windsurf zed zcode zencoder zenflow neovate pochi promptscript adal universal sisu" -- "${cur}"))
+                    return 0
+                    ;;
+                -a)
+                    COMPREPLY=($(compgen -W "* aider-desk amp antigravity antigravity-cli astrbot autohand-code augment bob claude-code openclaw cline codearts-agent codebuddy codemaker codestudio codex command-code continue cortex crush cursor deepagents devin dexto droid eve firebender forgecode fx gemini-cli github-copilot goose grok hermes-agent inference-sh jazz junie iflow-cli kilo kimchi kimi-code-cli kiro-cli kode lingma loaf mcpjam minimax-code mistral-vibe moxby mux opencode openhands ona pi posit-assistant qoder qoder-cn qwen-code replit reasonix rovodev roo sarvam-code tabnine-cli terramind tinycloud trae trae-cn warp windsurf zed zcode zencoder zenflow neovate pochi promptscript adal universal sisu" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -922,6 +922,14 @@ impl Agent {
             .or(Some(primary))
     }
 
+    /// Whether the agent's project skills dir is its own: under a dot-folder (`.claude/skills`).
+    /// `skills/` (`OpenClaw`), `data/skills` (`AstrBot`) and `agent/skills` (Eve) are names any
+    /// project may use for its own things (this repository keeps its skill sources in
+    /// `skills/`), so their existence alone does not show the agent.
+    pub fn owns_project_dir(&self) -> bool {
+        self.project_dir.starts_with('.')
+    }
+
     /// Whether the agent looks installed for this project or this user.
     pub fn is_detected(&self, project_root: &Path) -> bool {
         self.detect.iter().any(|detect| match detect {

@@ -91,6 +91,26 @@ pub fn pick_skills(offered: &[Offered], show_internal: bool) -> Result<Vec<Offer
     }
 }
 
+/// Asks which installed skills to remove (`skills remove` with no names at a terminal, as the
+/// reference does): `(name, where)` pairs, the chosen names in list order.
+pub fn pick_installed(installed: &[(String, String)]) -> Result<Vec<String>, AskError> {
+    let entries = installed
+        .iter()
+        .map(|(name, detail)| Entry {
+            name: name.clone(),
+            detail: detail.clone(),
+            selected: false,
+        })
+        .collect();
+    match picker::pick(&Term::stderr(), "Skills to remove", entries).map_err(prompt_io)? {
+        Answer::Picked(indexes) if !indexes.is_empty() => Ok(indexes
+            .into_iter()
+            .map(|i| installed[i].0.clone())
+            .collect()),
+        Answer::Picked(_) | Answer::Cancelled => Err(AskError::Cancelled("removed")),
+    }
+}
+
 /// Asks which agents to install for; the ones `add` would pick by itself are preselected.
 pub fn pick_agents(scope: &Scope) -> Result<Vec<Target>, AskError> {
     let defaults: Vec<&str> = scope

@@ -115,7 +115,7 @@ pub enum CacheCommand {
 #[derive(Debug, Clone, Args)]
 pub struct IndexArgs {
     /// Skill folders, SKILL.md files, or folders to search for skills [default: the project's agent
-    /// dirs, then the user's]
+    /// dirs, then the user's; the project's only for `lint` and `prompt --write`]
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Use only the user's agent dirs (`~/.agents/skills`, `~/.claude/skills`, …)

@@ -1,6 +1,7 @@
 //! The multi-select picker of `add` (skills, then agents), drawn on stderr.
 //!
-//! Typing filters the list (case-insensitive, on the name and the detail); space selects the
+//! Typing filters the list (case-insensitive, on the name and the detail; names that match come
+//! first, the exact name at the top); space selects the
 //! highlighted entry, `a` selects every entry the filter shows (or unselects them when all
 //! are), enter confirms (the highlighted entry when nothing is selected, as fzf does), and esc
 //! or ctrl-c cancels. A footer line says so.
@@ -52,11 +53,33 @@ struct State<'a> {
 }
 
 impl State<'_> {
+    /// The entries the filter keeps, best match first: the name equal to the filter, then names
+    /// that begin with it, names that hold it, and last entries that hold it only in their
+    /// detail; list order within each. Enter on a typed `pdf` takes the skill named `pdf`, not
+    /// the first one whose description mentions PDFs.
     fn shown(&self) -> Vec<usize> {
         let needle = self.query.to_lowercase();
-        (0..self.entries.len())
-            .filter(|&i| needle.is_empty() || self.haystacks[i].contains(&needle))
-            .collect()
+        if needle.is_empty() {
+            return (0..self.entries.len()).collect();
+        }
+        let mut ranked: Vec<(u8, usize)> = (0..self.entries.len())
+            .filter(|&i| self.haystacks[i].contains(&needle))
+            .map(|i| {
+                let name = self.entries[i].name.to_lowercase();
+                let rank = if name == needle {
+                    0
+                } else if name.starts_with(&needle) {
+                    1
+                } else if name.contains(&needle) {
+                    2
+                } else {
+                    3
+                };
+                (rank, i)
+            })
+            .collect();
+        ranked.sort_unstable();
+        ranked.into_iter().map(|(_, i)| i).collect()
     }
 
     /// The lines to draw on a terminal `width` columns wide and `height` lines high.

@@ -1,8 +1,10 @@
 //! Project or user scope: where the lock is, which agent dirs a command works on, and how a
 //! path is shown to the user (relative to the project, `~/…` for the user's).
 //!
-//! Defaults without `-a`, as the design says: in a project, the agents whose skills dir already
-//! exists plus the canonical `.agents/skills`, or `.agents/skills` and `.claude/skills` when no
+//! Defaults without `-a`, as the design says: in a project, the agents whose skills dir (or the
+//! dot-folder that holds it, `.claude/`) already exists plus the canonical `.agents/skills`
+//! (`skills/` and other folder names any project uses do not count: they hold the project's own
+//! sources), or `.agents/skills` and `.claude/skills` when no
 //! agent dir exists yet; for the user, the agents found on this machine plus `~/.agents/skills`,
 //! or `~/.agents/skills` and Claude Code's. No dir is created for an agent nobody asked for.
 //!
@@ -98,10 +100,16 @@ impl ProjectError {
     pub fn unknown_agent(id: &str) -> ProjectError {
         ProjectError::UnknownAgent {
             id: id.to_owned(),
+            // A typo (`claud-code`), or a word of the id (`claude`, `copilot`).
             near: AGENTS
                 .iter()
                 .map(|a| a.id)
-                .filter(|a| strsim::levenshtein(a, id) <= 2)
+                .filter(|a| {
+                    strsim::levenshtein(a, id) <= 2
+                        || (id.len() >= 3
+                            && (a.starts_with(id) || a.split('-').any(|word| word == id)))
+                })
+                .take(5)
                 .collect(),
         }
     }
@@ -292,6 +300,36 @@ impl Scope {
             return index::global_roots();
         }
         let mut roots = index::project_roots(&self.project);
+        // `skills/`, `data/skills`, `agent/skills`: names any project uses for its own things
+        // (its skill sources). They hold installed skills only when the lock installs there (or,
+        // for Eve, the project is an Eve project); else `list`, `remove`, `manifest` and `doctor`
+        // would take the user's sources for installed skills.
+        let generic: Vec<&Agent> = AGENTS.iter().filter(|a| !a.owns_project_dir()).collect();
+        if roots.iter().any(|root| {
+            generic
+                .iter()
+                .any(|a| root.path == self.project.join(a.project_dir))
+        }) {
+            let recorded: Vec<String> = self
+                .read_lock()
+                .map(|lock| {
+                    lock.skills
+                        .into_values()
+                        .flat_map(|entry| entry.agents)
+                        .collect()
+                })
+                .unwrap_or_default();
+            roots.retain(|root| {
+                generic
+                    .iter()
+                    .filter(|a| root.path == self.project.join(a.project_dir))
+                    .all(|a| {
+                        recorded.iter().any(|id| id == a.id)
+                            || (a.detect.contains(&agents::Detect::EveProject)
+                                && a.is_detected(&self.project))
+                    })
+            });
+        }
         roots.extend(self.subagent_dirs().into_iter().map(|path| index::Root {
             path,
             kind: index::RootKind::Project,
@@ -422,10 +460,7 @@ impl Scope {
                 .filter(|a| a.is_detected(&self.project) && a.global_dir.is_some())
                 .collect()
         } else {
-            AGENTS
-                .iter()
-                .filter(|a| self.project.join(a.project_dir).is_dir())
-                .collect()
+            AGENTS.iter().filter(|a| self.shows(a)).collect()
         };
         let fallback = if detected.is_empty() {
             agents::find("claude-code")
@@ -440,6 +475,53 @@ impl Scope {
                 continue;
             }
             pairs.push((agent, agent.id));
+        }
+        self.group(pairs.into_iter())
+    }
+
+    /// Whether `agent` shows in this project, for the defaults of `add`: its own skills dir
+    /// exists, or the dot-folder that holds it (`.claude/` for `.claude/skills`: the project uses
+    /// Claude Code). A folder any project may have (`skills/`, `data/skills`) shows nothing;
+    /// Eve shows by its own test (`agent/` and a `package.json` that depends on it).
+    fn shows(&self, agent: &Agent) -> bool {
+        if !agent.owns_project_dir() {
+            return agent.detect.contains(&agents::Detect::EveProject)
+                && agent.is_detected(&self.project);
+        }
+        if self.project.join(agent.project_dir).is_dir() {
+            return true;
+        }
+        agent
+            .project_dir
+            .split('/')
+            .next()
+            .is_some_and(|top| top != ".agents" && self.project.join(top).is_dir())
+    }
+
+    /// The agent dirs of this scope that already hold `folder` (a folder or a link, broken or
+    /// not), as targets: where a lock entry that records no agents was installed.
+    pub fn targets_holding(&self, folder: &str) -> Vec<Target> {
+        let holds = |dir: &Path| dir.join(folder).symlink_metadata().is_ok();
+        let mut pairs: Vec<(&'static Agent, &'static str)> = Vec::new();
+        if holds(&self.canonical)
+            && let Some(universal) = agents::find("universal")
+        {
+            pairs.push((universal, "universal"));
+        }
+        let mut seen: Vec<PathBuf> = vec![self.canonical.clone()];
+        for agent in AGENTS {
+            let Some(dir) = self.agent_dir(agent) else {
+                continue;
+            };
+            // One id per dir (the first of the table), as `add` records a detected dir; a
+            // folder any project may have (`skills/`) holds the project's own things.
+            if seen.contains(&dir) || (!self.global && !agent.owns_project_dir()) {
+                continue;
+            }
+            seen.push(dir.clone());
+            if holds(&dir) {
+                pairs.push((agent, agent.id));
+            }
         }
         self.group(pairs.into_iter())
     }

@@ -1,6 +1,7 @@
 //! `skills cache dir|clean|prune`: the cache shared by every project — git repositories
 //! sources were fetched into (`git/`), the content-addressed store of installed files
-//! (`store/`, [`crate::store`]) and `serve`'s digests (`serve/`).
+//! (`store/`, [`crate::store`]), `serve`'s digests (`serve/`) and the skills `skills use` ran
+//! (`use/`).
 //!
 //! `clean` renames each of those folders aside first (one atomic step each: a run that starts
 //! meanwhile finds it empty, never half-deleted), then deletes them. The advisory locks and
@@ -18,7 +19,7 @@ use crate::install::store::Store;
 use crate::output::Printer;
 
 /// The folders of the cache that hold cached data (not the projects' locks and journals).
-const CACHED: &[&str] = &["git", "store", "serve"];
+const CACHED: &[&str] = &["git", "store", "serve", "use"];
 
 pub fn run(args: &CacheArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let cache = crate::env_vars::cache_dir();

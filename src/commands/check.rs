@@ -90,24 +90,43 @@ fn report(
         ]);
     }
     printer.table(&table)?;
+    // One warning per reason, naming every skill it holds for: a source out of reach (offline,
+    // say) is said once, not once per skill it has.
+    let mut reasons: Vec<(bool, String, Vec<String>)> = Vec::new();
+    let mut unpinned: Vec<String> = Vec::new();
     for (status, entry) in statuses {
         if let Some(reason) = &status.reason {
-            if status.state == State::Skipped {
-                printer.warn(format_args!(
-                    "skipped `{}`: {}",
-                    status.name,
-                    one_line(reason)
-                ));
-            } else {
-                printer.warn(format_args!("`{}`: {}", status.name, one_line(reason)));
+            let skipped = status.state == State::Skipped;
+            let text = one_line(reason);
+            let name = format!("`{}`", status.name);
+            match reasons
+                .iter_mut()
+                .find(|(s, t, _)| *s == skipped && *t == text)
+            {
+                Some((_, _, names)) => names.push(name),
+                None => reasons.push((skipped, text, vec![name])),
             }
         }
         if entry.files.is_empty() {
-            printer.warn(format_args!(
-                "`{}` is not fully pinned: its lock entry lists no `files` (as `npx skills` writes it), so a change to a file that is a link in its source goes unseen; `skills install` records them",
-                status.name
-            ));
+            unpinned.push(format!("`{}`", status.name));
         }
+    }
+    for (skipped, text, names) in &reasons {
+        printer.warn(format_args!(
+            "{}{}: {text}",
+            if *skipped { "skipped " } else { "" },
+            names.join(", ")
+        ));
+    }
+    if !unpinned.is_empty() {
+        printer.warn(format_args!(
+            "{} {} not fully pinned: {} lock {} no `files` (as `npx skills` writes it), so a change to a file that is a link in {} source goes unseen; `skills install` records them",
+            unpinned.join(", "),
+            if unpinned.len() == 1 { "is" } else { "are" },
+            if unpinned.len() == 1 { "its" } else { "their" },
+            if unpinned.len() == 1 { "entry lists" } else { "entries list" },
+            if unpinned.len() == 1 { "its" } else { "their" },
+        ));
     }
     printer.hints(
         statuses

@@ -11,6 +11,13 @@
 //! - `shadowed`: a user skill hidden by a project skill of the same name;
 //! - `unread-dir`: an agent dir holding skills that no agent installed on this machine reads;
 //! - `stale-cache`: cached repositories unused for [`STALE_DAYS`] days, or broken.
+//!
+//! Problems are what is wrong (exit 1); notes are what is worth knowing on a good layout (exit
+//! 0): `unread-dir` (a CI runner has no agent installed, and Claude Code reads `.claude/skills`
+//! and the canonical dir through its links whether or not `~/.claude` exists here),
+//! `stale-cache`, and a user skill shadowed by the same files in the project. A layout that
+//! `add`, `sync` or `install` wrote is never a problem, and no note offers to remove a folder
+//! that holds skills.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -48,7 +55,11 @@ struct Document<'a> {
     version: u32,
     ok: bool,
     problems: &'a [Problem],
+    notes: &'a [Problem],
 }
+
+/// Kinds that are notes, not problems: worth knowing, nothing wrong.
+const NOTE_KINDS: &[&str] = &["unread-dir", "stale-cache", "shadowed-same"];
 
 pub fn run(args: &DoctorArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let mut problems = Vec::new();
@@ -65,7 +76,7 @@ pub fn run(args: &DoctorArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         if let Some(lock) = &lock {
             drift(scope, lock, &mut found)?;
         }
-        unread_dirs(scope, &mut found);
+        unread_dirs(scope, lock.as_ref(), &mut found);
         problems.extend(found.into_iter().map(|mut p| {
             p.scope = label;
             p
@@ -79,7 +90,15 @@ pub fn run(args: &DoctorArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         SystemTime::now(),
         &mut problems,
     );
-    report(&problems, args.json, printer)?;
+    let (mut notes, problems): (Vec<Problem>, Vec<Problem>) = problems
+        .into_iter()
+        .partition(|p| NOTE_KINDS.contains(&p.kind));
+    for note in &mut notes {
+        if note.kind == "shadowed-same" {
+            note.kind = "shadowed";
+        }
+    }
+    report(&problems, &notes, args.json, printer)?;
     Ok(if problems.is_empty() {
         ExitStatus::Success
     } else {
@@ -114,13 +133,29 @@ fn read_lock(scope: &Scope, problems: &mut Vec<Problem>) -> Option<Lock> {
     }
 }
 
-/// The agent dirs of `scope` that exist, each once, canonical first.
-fn agent_dirs(scope: &Scope) -> Vec<PathBuf> {
+/// The agent dirs of `scope` that exist, each once, canonical first. In a project, a folder any
+/// project may have (`skills/` of `OpenClaw`) is an agent dir only when the lock installs there:
+/// otherwise it holds the project's own skill sources.
+fn agent_dirs(scope: &Scope, lock: Option<&Lock>) -> Vec<PathBuf> {
     let dirs: Vec<PathBuf> = if scope.global {
         crate::agents::global_dirs()
     } else {
+        let locked_agents: Vec<&str> = lock
+            .map(|lock| {
+                lock.skills
+                    .values()
+                    .flat_map(|entry| entry.agents.iter().map(String::as_str))
+                    .collect()
+            })
+            .unwrap_or_default();
         crate::agents::project_dirs()
             .into_iter()
+            .filter(|dir| {
+                dir.starts_with('.')
+                    || AGENTS
+                        .iter()
+                        .any(|a| a.project_dir == *dir && locked_agents.contains(&a.id))
+            })
             .map(|d| scope.project.join(d))
             .collect()
     };
@@ -138,7 +173,7 @@ fn locked(lock: Option<&Lock>, name: &str) -> bool {
 
 /// Broken symlinks in agent dirs and inside skills; leftovers of interrupted runs.
 fn links(scope: &Scope, lock: Option<&Lock>, problems: &mut Vec<Problem>) {
-    for dir in agent_dirs(scope) {
+    for dir in agent_dirs(scope, lock) {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -287,9 +322,10 @@ fn drift(scope: &Scope, lock: &Lock, problems: &mut Vec<Problem>) -> Result<(), 
     Ok(())
 }
 
-/// Agent dirs with skills that no agent installed on this machine reads.
-fn unread_dirs(scope: &Scope, problems: &mut Vec<Problem>) {
-    let dirs = agent_dirs(scope);
+/// Agent dirs with skills that no agent installed on this machine reads (notes: a CI runner has
+/// no agent installed, and the project is for the agents its users run elsewhere).
+fn unread_dirs(scope: &Scope, lock: Option<&Lock>, problems: &mut Vec<Problem>) {
+    let dirs = agent_dirs(scope, lock);
     let readers = |dir: &Path| -> Vec<&'static crate::agents::Agent> {
         AGENTS
             .iter()
@@ -308,12 +344,13 @@ fn unread_dirs(scope: &Scope, problems: &mut Vec<Problem>) {
         if skills == 0 || read(dir) {
             continue;
         }
-        // The canonical dir is read through the links other agents' dirs hold into it.
+        // The canonical dir is read through the links other agents' dirs hold into it, by
+        // whichever agent reads those (installed on this machine or not).
         let canonical = dir.ends_with(CANONICAL_DIR) || *dir == scope.canonical;
         if canonical
             && dirs
                 .iter()
-                .filter(|other| *other != dir && read(other))
+                .filter(|other| *other != dir)
                 .any(|other| links_into(other, dir))
         {
             continue;
@@ -335,7 +372,7 @@ fn unread_dirs(scope: &Scope, problems: &mut Vec<Problem>) {
             "unread-dir",
             shown(dir, scope),
             format!("holds {skills} skill(s), but {who}"),
-            "install them for an agent you use (`skills add SOURCE -a AGENT`), or remove the folder if nothing needs it".into(),
+            "nothing to do where those agents run (a teammate's machine, not a CI runner); to use the skills with an agent installed here: `skills add SOURCE -a AGENT`".into(),
         ));
     }
 }
@@ -384,7 +421,8 @@ fn shadowed(project: &Scope, problems: &mut Vec<Problem>) -> Result<(), Error> {
             .is_some_and(|(a, b)| a.files == b.files);
         let name = entry.name();
         problems.push(Problem {
-            kind: "shadowed",
+            // The same files in both places hide nothing: a note.
+            kind: if same { "shadowed-same" } else { "shadowed" },
             scope: "user",
             path: tilde(&entry.dir),
             message: format!(
@@ -473,18 +511,20 @@ fn size(dir: &Path) -> String {
     format!("{mib:.1} MiB")
 }
 
-fn report(problems: &[Problem], as_json: bool, printer: &Printer) -> Result<(), Error> {
+fn report(
+    problems: &[Problem],
+    notes: &[Problem],
+    as_json: bool,
+    printer: &Printer,
+) -> Result<(), Error> {
     if as_json {
         let document = Document {
             version: crate::json::VERSION,
             ok: problems.is_empty(),
             problems,
+            notes,
         };
         return Ok(crate::json::print(&document, printer)?);
-    }
-    if problems.is_empty() {
-        printer.status("no problems found");
-        return Ok(());
     }
     let mut text = String::new();
     for p in problems {
@@ -494,8 +534,25 @@ fn report(problems: &[Problem], as_json: bool, printer: &Printer) -> Result<(), 
             p.path, p.kind, p.message, p.fix
         );
     }
-    printer.plain(&text)?;
-    printer.status(format_args!("{} problem(s) found", problems.len()));
+    for n in notes {
+        let _ = writeln!(
+            text,
+            "{}: note: {}: {}\n  {}",
+            n.path, n.kind, n.message, n.fix
+        );
+    }
+    if !text.is_empty() {
+        printer.plain(&text)?;
+    }
+    let notes = match notes.len() {
+        0 => String::new(),
+        n => format!(" ({n} note(s))"),
+    };
+    if problems.is_empty() {
+        printer.status(format_args!("no problems found{notes}"));
+    } else {
+        printer.status(format_args!("{} problem(s) found{notes}", problems.len()));
+    }
     Ok(())
 }
 

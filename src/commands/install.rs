@@ -141,7 +141,13 @@ fn restore_lock(settings: &settings::Restore, printer: &Printer) -> Result<ExitS
         if !edited.is_empty() {
             return Err(edited_error(&edited, "nothing was written"));
         }
-        printer.error(&not_reproduced(&failures, "nothing was written", offline));
+        let own = own_sources(&scope, &lock, &failures);
+        printer.error(&not_reproduced(
+            &failures,
+            &own,
+            "nothing was written",
+            offline,
+        ));
         return Ok(ExitStatus::Failure);
     }
     // `--frozen` never writes the lock: everything in it was just reproduced as it says.
@@ -164,8 +170,10 @@ fn restore_lock(settings: &settings::Restore, printer: &Printer) -> Result<ExitS
         Ok(ExitStatus::Success)
     } else {
         if !failures.is_empty() {
+            let own = own_sources(&scope, &lock, &failures);
             printer.error(&not_reproduced(
                 &failures,
+                &own,
                 "their installed copies were kept",
                 offline,
             ));
@@ -201,7 +209,32 @@ fn add_only_flag(options: &AddOptions) -> Option<&'static str> {
     .find_map(|(given, flag)| given.then_some(flag))
 }
 
-fn not_reproduced(failures: &[(String, RestoreError)], consequence: &str, offline: bool) -> Error {
+/// The failed skills whose source is the folder they are installed in (hand-made skills that
+/// `skills manifest` recorded): an edit there is their source changing, which no upstream
+/// knows; `skills manifest` records it.
+fn own_sources(scope: &Scope, lock: &Lock, failures: &[(String, RestoreError)]) -> Vec<String> {
+    failures
+        .iter()
+        .filter(|(name, _)| {
+            lock.skills.get(name).is_some_and(|entry| {
+                crate::install::layout(scope, name, entry).is_ok_and(|layout| {
+                    layout
+                        .placements
+                        .iter()
+                        .any(|p| upstream::is_own_source(entry, scope, &p.path))
+                })
+            })
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+fn not_reproduced(
+    failures: &[(String, RestoreError)],
+    own: &[String],
+    consequence: &str,
+    offline: bool,
+) -> Error {
     let list: Vec<String> = failures
         .iter()
         .map(|(name, why)| format!("`{name}`: {}", one_line(why)))
@@ -221,7 +254,20 @@ fn not_reproduced(failures: &[(String, RestoreError)], consequence: &str, offlin
             hints.push(hint);
         }
     }
-    hints.push("`skills check` shows what moved upstream; `skills update` installs the upstream versions and locks them".to_owned());
+    if !own.is_empty() {
+        let names: Vec<String> = own.iter().map(|n| format!("`{n}`")).collect();
+        hints.push(format!(
+            "{} {} made where {} installed (its source is its own folder): `skills manifest` records the edits in the lock; `git diff` shows them",
+            names.join(", "),
+            if own.len() == 1 { "was" } else { "were" },
+            if own.len() == 1 { "it is" } else { "they are" }
+        ));
+    }
+    // `check` and `update` follow an upstream: for skills that have none they would say "up to
+    // date" and go round in circles.
+    if own.len() < failures.len() {
+        hints.push("`skills check` shows what moved upstream; `skills update` installs the upstream versions and locks them".to_owned());
+    }
     Error::msg(format!(
         "{} of the locked skills cannot be reproduced exactly ({consequence}):\n  {}",
         failures.len(),

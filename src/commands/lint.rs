@@ -27,7 +27,12 @@ pub fn run(args: &LintArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             return Ok(ExitStatus::Success);
         }
     }
-    let mut index = super::build_index(&index_args, crate::skill::Load::Full, printer)?;
+    let mut index = super::build_index(
+        &index_args,
+        crate::skill::Load::Full,
+        printer,
+        super::Defaults::ProjectOnly,
+    )?;
     if !index_args.global {
         // Copies of one locked skill for several agents (`add --copy`) are one skill, linted
         // once, whichever paths were given; a lock that cannot be read folds nothing (`install`
@@ -37,8 +42,12 @@ pub fn run(args: &LintArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         }
     }
     if index.entries.is_empty() && index.problems.is_empty() {
-        if args.index.paths.is_empty() {
-            printer.warn("no skills found in the project's or the user's agent dirs");
+        if args.index.global {
+            printer.warn("no skills found in the user's agent dirs");
+        } else if args.index.paths.is_empty() {
+            printer.warn(
+                "no skills found in the project's agent dirs (the user's are linted with `skills lint -g`)",
+            );
         } else {
             printer.warn("no skills found under the given paths");
         }

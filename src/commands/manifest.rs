@@ -130,8 +130,25 @@ fn record(
                     diff.summary()
                 ));
             }
+            let own = crate::upstream::is_own_source(entry, scope, &first.installed.real);
+            // Edits of a skill installed from elsewhere: recorded, and marked as edits, so that
+            // `update` does not take the recorded bytes for the source's and replace them.
+            let edited = if next.files.is_empty() {
+                first.payload.computed_hash != next.computed_hash
+            } else {
+                next.files != digests
+            };
+            if !own && edited {
+                next.extra.insert(
+                    crate::lock::LOCAL_EDITS.to_owned(),
+                    serde_json::Value::Bool(true),
+                );
+                printer.warn(format_args!(
+                    "`{name}` is recorded with its local edits: `skills update` keeps them (`--force` replaces them with the source's files)"
+                ));
+            }
             next.files = digests;
-            if crate::upstream::is_own_source(entry, scope, &first.installed.real) {
+            if own {
                 next.computed_hash.clone_from(&first.payload.computed_hash);
             }
             if next != *entry {

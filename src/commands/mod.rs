@@ -63,12 +63,31 @@ pub fn project_of(args: &IndexArgs, printer: &Printer) -> Result<std::path::Path
     Ok(root.path)
 }
 
+/// What a command searches when no path is given and `-g` is not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Defaults {
+    /// The project's agent dirs, then the user's (what the agents see: `prompt` on stdout).
+    ProjectThenUser,
+    /// The project's agent dirs only: a project's check (`lint` in CI) or a committed file
+    /// (`prompt --write`) is about the project, never about one user's `-g` skills.
+    ProjectOnly,
+}
+
 /// Builds the index the command line asks for, and says on stderr what was shadowed or could not
 /// be searched.
-pub fn build_index(args: &IndexArgs, load: Load, printer: &Printer) -> Result<SkillIndex, Error> {
+pub fn build_index(
+    args: &IndexArgs,
+    load: Load,
+    printer: &Printer,
+    defaults: Defaults,
+) -> Result<SkillIndex, Error> {
     let filter = NameFilter::new(&args.include, &args.exclude)?;
     let project = project_of(args, printer)?;
-    let roots = SkillIndex::roots(&args.paths, args.global, &project)?;
+    let roots = if args.paths.is_empty() && !args.global && defaults == Defaults::ProjectOnly {
+        crate::index::project_roots(&project)
+    } else {
+        SkillIndex::roots(&args.paths, args.global, &project)?
+    };
     printer.debug(format_args!(
         "searching {}",
         roots

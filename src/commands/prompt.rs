@@ -23,7 +23,14 @@ pub fn run(args: &PromptArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     } else {
         Load::Full
     };
-    let index = super::build_index(&args.index, load, printer)?;
+    // A written file is committed: the user's own skills (`~/.claude/skills/…`) are not the
+    // project's, and their paths name nothing on another machine.
+    let defaults = if args.write.is_some() {
+        super::Defaults::ProjectOnly
+    } else {
+        super::Defaults::ProjectThenUser
+    };
+    let index = super::build_index(&args.index, load, printer, defaults)?;
     // `skills-ref` knows no hidden skills; its format is a drop-in replacement, so it lists all.
     let all = args.all || (args.format == PromptFormat::SkillsRef && args.template.is_none());
     let options = CatalogOptions { uri: args.uri, all };

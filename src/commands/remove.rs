@@ -26,10 +26,12 @@ struct Plan {
     keeps_entry: bool,
 }
 
-/// `remove --json`: each skill removed, the paths deleted, and whether its lock entry stays.
+/// `remove --json`: each skill removed (with `--dry-run`: that would be), the paths deleted, and
+/// what became of its lock entry.
 #[derive(Serialize)]
 struct JsonRemove<'a> {
     version: u32,
+    dry_run: bool,
     removed: Vec<JsonRemoved<'a>>,
 }
 
@@ -37,7 +39,32 @@ struct JsonRemove<'a> {
 struct JsonRemoved<'a> {
     name: &'a str,
     paths: Vec<String>,
-    locked: bool,
+    /// `removed` (it was in the lockfile and is no longer), `kept` (other agents still have it),
+    /// or `none` (the lockfile never listed it).
+    lock_entry: &'static str,
+}
+
+impl<'a> JsonRemove<'a> {
+    fn new(plans: &'a [Plan], lock: &crate::lock::Lock, scope: &Scope, dry_run: bool) -> Self {
+        JsonRemove {
+            version: crate::json::VERSION,
+            dry_run,
+            removed: plans
+                .iter()
+                .map(|p| JsonRemoved {
+                    name: &p.name,
+                    paths: p.paths.iter().map(|x| shown(x, scope)).collect(),
+                    lock_entry: if !lock.skills.contains_key(&p.name) {
+                        "none"
+                    } else if p.keeps_entry {
+                        "kept"
+                    } else {
+                        "removed"
+                    },
+                })
+                .collect(),
+        }
+    }
 }
 
 pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
@@ -52,7 +79,10 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
             ),
         );
     }
-    if requested.is_empty() && !all {
+    // No names: at a terminal, a picker of what is installed (as the reference has); elsewhere,
+    // which names to pass.
+    let pick = requested.is_empty() && !all;
+    if pick && !crate::ask::terminal() {
         return Err(Error::msg("name the skills to remove").with_hint(
             "`skills remove NAME…`, `skills remove owner/repo`, or `skills remove --all`",
         ));
@@ -62,6 +92,20 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let lock_existed = scope.lock_path.exists();
     let mut lock = scope.read_lock()?;
     let installed = installed(&scope)?;
+    if pick {
+        if installed.is_empty() {
+            printer.status("Nothing to remove");
+            return Ok(ExitStatus::Success);
+        }
+        let choices: Vec<(String, String)> = installed
+            .iter()
+            .map(|(name, paths)| {
+                let shown: Vec<String> = paths.iter().map(|p| shown(p, &scope)).collect();
+                (name.clone(), shown.join(", "))
+            })
+            .collect();
+        requested = crate::ask::pick_installed(&choices)?;
+    }
     let names = if all {
         let (locked, unlocked) = every_name(&lock, &installed);
         for name in &unlocked {
@@ -136,6 +180,10 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         printer.status("Nothing to remove");
         return Ok(ExitStatus::Success);
     }
+    if args.dry_run && args.json {
+        crate::json::print(&JsonRemove::new(&plans, &lock, &scope, true), printer)?;
+        return Ok(ExitStatus::Success);
+    }
     if args.dry_run {
         let mut text = String::from("Would remove:\n");
         for plan in &plans {
@@ -149,9 +197,11 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         printer.plain(&text)?;
         return Ok(ExitStatus::Success);
     }
-    if !(args.yes || all || confirmed(&plans, &scope, printer)?) {
+    if !(args.yes || all || confirmed(&plans, &lock, &scope, printer)?) {
         return Ok(ExitStatus::Failure);
     }
+    // What the lock listed, for `--json` after the entries are gone.
+    let listed = lock.clone();
     let mut transaction = crate::install::transaction(&scope);
     for plan in &plans {
         for path in &plan.paths {
@@ -173,18 +223,7 @@ pub fn run(args: &RemoveArgs, printer: &Printer) -> Result<ExitStatus, Error> {
         "removing",
     )?;
     if args.json {
-        let document = JsonRemove {
-            version: crate::json::VERSION,
-            removed: plans
-                .iter()
-                .map(|p| JsonRemoved {
-                    name: &p.name,
-                    paths: p.paths.iter().map(|x| shown(x, &scope)).collect(),
-                    locked: p.keeps_entry,
-                })
-                .collect(),
-        };
-        crate::json::print(&document, printer)?;
+        crate::json::print(&JsonRemove::new(&plans, &listed, &scope, false), printer)?;
     } else {
         for plan in &plans {
             let paths: Vec<String> = plan.paths.iter().map(|p| shown(p, &scope)).collect();
@@ -351,7 +390,12 @@ fn plan(
 
 /// Asks at a terminal. Without one, says what would be removed and that `-y` is needed, and
 /// removes nothing.
-fn confirmed(plans: &[Plan], scope: &Scope, printer: &Printer) -> Result<bool, Error> {
+fn confirmed(
+    plans: &[Plan],
+    lock: &crate::lock::Lock,
+    scope: &Scope,
+    printer: &Printer,
+) -> Result<bool, Error> {
     let mut listing = String::new();
     for plan in plans {
         let paths: Vec<String> = plan.paths.iter().map(|p| shown(p, scope)).collect();
@@ -360,7 +404,12 @@ fn confirmed(plans: &[Plan], scope: &Scope, printer: &Printer) -> Result<bool, E
         } else {
             paths.join(", ")
         };
-        let _ = write!(listing, "\n  {} ({what})", plan.name);
+        let edits = if edited(plan, lock) {
+            " — it has local edits, which are lost"
+        } else {
+            ""
+        };
+        let _ = write!(listing, "\n  {} ({what}){edits}", plan.name);
     }
     if !crate::ask::terminal() {
         printer.error(
@@ -377,4 +426,24 @@ fn confirmed(plans: &[Plan], scope: &Scope, printer: &Printer) -> Result<bool, E
     } else {
         Err(crate::ask::AskError::Cancelled("removed").into())
     }
+}
+
+/// Whether a copy `plan` removes differs from what the lock records for it (edited by hand).
+fn edited(plan: &Plan, lock: &crate::lock::Lock) -> bool {
+    let Some(entry) = lock.skills.get(&plan.name) else {
+        return false;
+    };
+    plan.paths.iter().any(|path| {
+        let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        !is_link
+            && crate::install::installed(path)
+                .and_then(Result::ok)
+                .is_some_and(|now| {
+                    if entry.files.is_empty() {
+                        now.computed_hash != entry.computed_hash
+                    } else {
+                        now.digests() != entry.files
+                    }
+                })
+    })
 }

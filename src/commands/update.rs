@@ -29,6 +29,13 @@ struct Updated {
 pub fn run(args: &crate::cli::UpdateArgs, printer: &Printer) -> Result<ExitStatus, Error> {
     let args = &settings::Update::resolve(args);
     let scopes = scopes(args, printer)?;
+    // As `check`: with no lockfile there is nothing this command can read, and a CI step must not
+    // pass for want of anything to update (exit 2, with how to make one).
+    if scopes.iter().all(|scope| !scope.lock_path.exists())
+        && let Some(scope) = scopes.first()
+    {
+        scope.require_lock()?;
+    }
     let mut updated: Vec<Updated> = Vec::new();
     let mut failures: Failures = Vec::new();
     let mut unknown: Vec<String> = args.names.clone();

@@ -1,5 +1,5 @@
-//! Where a locked skill goes in a scope: the agents its entry records (else the defaults, as
-//! `add` picks them), in the mode it records (else what `add` or `sync` would choose), as
+//! Where a locked skill goes in a scope: the agents its entry records (else the agent dirs that
+//! already hold it, else the defaults, as `add` picks them), in the mode it records (else what `add` or `sync` would choose), as
 //! placements ready to stage. `install`, `update`, `manifest --check` and `doctor` all read a
 //! lock entry this way, so they agree on where a skill belongs.
 
@@ -46,12 +46,32 @@ impl Hint for LayoutError {
 
 pub fn layout(scope: &Scope, name: &str, entry: &LockEntry) -> Result<Layout, LayoutError> {
     let folder = crate::skill::name::folder_name(name).ok_or(LayoutError::FolderName)?;
-    let mut targets: Vec<Target> = if entry.agents.is_empty() {
+    let subagents = subagents(entry);
+    // An entry that records no agents (`npx skills` writes none) goes where it already is, in
+    // the mode it is there: replacing copies in `.claude/skills` with links into a new
+    // `.agents/skills` would be a mass deletion in `git status` for the same bytes.
+    let present = if entry.agents.is_empty() && subagents.is_empty() {
+        scope.targets_holding(&folder)
+    } else {
+        Vec::new()
+    };
+    let copies_in_place = present.len() > 1
+        && present
+            .iter()
+            .filter(|t| t.dir != scope.canonical)
+            .all(|t| {
+                t.dir
+                    .join(&folder)
+                    .symlink_metadata()
+                    .is_ok_and(|m| m.is_dir())
+            });
+    let mut targets: Vec<Target> = if !present.is_empty() {
+        present
+    } else if entry.agents.is_empty() {
         scope.default_targets()
     } else {
         scope.targets_for(&entry.agents)?
     };
-    let subagents = subagents(entry);
     if !subagents.is_empty() {
         targets.retain(|t| !t.agents.contains(&crate::agents::EVE));
         targets.extend(scope.eve_targets(&subagents)?);
@@ -61,7 +81,7 @@ pub fn layout(scope: &Scope, name: &str, entry: &LockEntry) -> Result<Layout, La
         .unwrap_or(if entry.source_type() == SourceType::NodeModules {
             // How `sync` (the reference's too, which records no mode) places packaged skills.
             InstallMode::Link
-        } else if targets.len() > 1 {
+        } else if targets.len() > 1 && !copies_in_place {
             InstallMode::Symlink
         } else {
             InstallMode::Copy

@@ -124,6 +124,8 @@ impl Provenance {
         entry.agents.clone_from(&self.agents);
         entry.mode = Some(self.mode);
         entry.allow = allow;
+        // What goes in now is the source's bytes: no recorded local edits any more.
+        entry.extra.remove(crate::lock::LOCAL_EDITS);
         for (key, value) in &self.extra {
             match value {
                 Some(value) => entry.extra.insert(key.clone(), value.clone()),
@@ -744,6 +746,17 @@ impl<'a> Installer<'a> {
         path: &std::path::Path,
         entry: &LockEntry,
     ) -> Result<Option<super::FileDiff>, PipelineError> {
+        // `skills manifest` recorded local edits as the entry's `files`: the folder matches the
+        // lock but not the source, and replacing it would lose the edits without a word.
+        if entry.extra.get(crate::lock::LOCAL_EDITS) == Some(&Value::Bool(true)) {
+            let since = self.transaction.edited(path, &[&entry.files])?;
+            return Ok(since.or_else(|| {
+                Some(super::FileDiff {
+                    modified: vec!["edits recorded by `skills manifest`".to_owned()],
+                    ..super::FileDiff::default()
+                })
+            }));
+        }
         if entry.files.is_empty()
             && let Some(now) = self.transaction.installed(path)?
             && now.left_out.is_empty()

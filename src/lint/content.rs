@@ -30,6 +30,20 @@ fn extension(rel: &str) -> Option<String> {
 }
 
 /// Markdown: SKILL.md, references, READMEs.
+/// Why what a container build file runs is a warning: it runs in the image, not here.
+pub const IN_IMAGE: &str =
+    "it runs inside the container image the file builds, not on this machine";
+
+/// Whether `rel` is a container build file (`Dockerfile`, `Containerfile`, `x.dockerfile`).
+pub fn builds_image(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    matches!(name, "Dockerfile" | "Containerfile")
+        || name.starts_with("Dockerfile.")
+        || name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("dockerfile"))
+}
+
 pub fn is_markdown(rel: &str) -> bool {
     matches!(extension(rel).as_deref(), Some("md" | "markdown" | "mdx"))
 }
@@ -173,6 +187,8 @@ pub fn check(cx: &mut Cx<'_>) {
             && super::flow::lex::Lang::of_script(&file.rel, text).is_none();
         let quotation = if cx.diagnostics.len() == before {
             None
+        } else if builds_image(&file.rel) {
+            Some(IN_IMAGE)
         } else if data {
             Some("a data file, which nothing runs")
         } else if markdown {

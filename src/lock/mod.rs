@@ -31,6 +31,12 @@ pub use model::{Files, InstallMode, Lock, LockEntry, SourceType, source_identity
 pub use wire::{EntryWire, LockWire, canonical_json};
 
 pub const PROJECT_LOCK: &str = "skills-lock.json";
+
+/// Our field (in an entry's `extra`) saying that its `files` are local edits `skills manifest`
+/// recorded over bytes installed from elsewhere: they are not what the source gives, so
+/// `update` and `add` treat the folder as edited (nothing replaced without `--force`) until the
+/// pipeline writes the source's bytes again, which takes the field out.
+pub const LOCAL_EDITS: &str = "localEdits";
 pub const PROJECT_LOCK_VERSION: u64 = 1;
 pub const GLOBAL_LOCK_VERSION: u64 = 3;
 

@@ -74,7 +74,7 @@ impl Builder {
                 continue;
             }
             if self.names.contains(&name) {
-                shadowed.push((entry.file, name));
+                shadowed.push((entry, name));
                 continue;
             }
             self.names.insert(name);
@@ -99,8 +99,18 @@ impl Builder {
             }
         }
         // Said after loading: the skill that comes first may be in this very batch.
-        for (file, name) in shadowed {
-            let first = self.skills.iter().find(|s| *s.name == name).map_or_else(
+        for (entry, name) in shadowed {
+            let found = self.skills.iter().find(|s| *s.name == name);
+            let file = entry.file.clone();
+            // A copy of the same skill in another agent's dir (`add --copy` for several agents)
+            // hides nothing: the same bytes are served once, without a word.
+            if let Some(first) = found
+                && let Ok(copy) = load(entry, limits, known)
+                && same_files(first, &copy)
+            {
+                continue;
+            }
+            let first = found.map_or_else(
                 || "an earlier skill of that name, which is not served either".to_owned(),
                 |s| format!("`{}`, found first,", s.dir.display()),
             );
@@ -181,6 +191,17 @@ pub struct NotServed {
 }
 
 /// Loads one skill found by the index.
+/// Whether two folders are copies of one skill: the same frontmatter, the same files with the
+/// same bytes.
+fn same_files(a: &SkillEntry, b: &SkillEntry) -> bool {
+    a.frontmatter.get() == b.frontmatter.get()
+        && a.files.len() == b.files.len()
+        && a.files
+            .iter()
+            .zip(b.files.iter())
+            .all(|(x, y)| x.rel == y.rel && x.digest == y.digest)
+}
+
 fn load(entry: index::Entry, limits: Limits, known: &Known) -> Result<SkillEntry, NotServed> {
     let skill = entry.skill.map_err(|err| NotServed {
         code: spec::load_error_rule(&err).code,

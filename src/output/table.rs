@@ -138,15 +138,17 @@ impl Table {
     }
 }
 
-/// Column widths that add up to `budget` at most: the flexible column shrinks first (down to
-/// its floor), then the widest column, one step at a time, never below its floor.
+/// Column widths that add up to `budget` at most: the flexible column shrinks first, down to a
+/// third of the budget (a description stays readable beside a long list of agents), then the
+/// widest column, one step at a time, never below its floor.
 fn fit(natural: &[usize], floors: &[usize], flexible: Option<usize>, budget: usize) -> Vec<usize> {
     let mut widths = natural.to_vec();
     let mut total: usize = widths.iter().sum();
     if let Some(f) = flexible.filter(|&f| f < widths.len())
         && total > budget
     {
-        let give = (total - budget).min(widths[f] - floors[f]);
+        let keep = floors[f].max((budget / 3).min(natural[f]));
+        let give = (total - budget).min(widths[f].saturating_sub(keep));
         widths[f] -= give;
         total -= give;
     }

@@ -24,6 +24,8 @@ pub enum WriteError {
     },
     #[error("`{}` is a symlink to `{}`, outside the project", path.display(), target.display())]
     SymlinkOut { path: PathBuf, target: PathBuf },
+    #[error("cannot write `{}`: the folder `{}` does not exist", path.display(), folder.display())]
+    NoFolder { path: PathBuf, folder: PathBuf },
     #[error("`{}` is not valid UTF-8", path.display())]
     NotUtf8 { path: PathBuf },
     #[error("`{}` is not a regular file", path.display())]
@@ -54,6 +56,10 @@ impl crate::hint::Hint for WriteError {
             WriteError::NotAFile { .. } => Some(
                 "`--write` splices the block into a text file; to print it, leave `--write` out".into(),
             ),
+            WriteError::NoFolder { folder, .. } => Some(format!(
+                "create it first (`mkdir -p '{}'`): `--write` makes the file, not folders",
+                folder.display()
+            )),
             WriteError::NotUtf8 { .. } | WriteError::Read { .. } | WriteError::Write { .. } => None,
         }
     }
@@ -223,8 +229,18 @@ fn real_path(root: &cap_std::fs::Dir, rel: &Path) -> std::io::Result<PathBuf> {
     Err(std::io::Error::other("too many links"))
 }
 
-/// A failure to find the file beneath the project: a link leading out, said as such.
+/// A failure to find the file beneath the project: a missing folder or a link leading out, said
+/// as such.
 fn escaped(path: &Path, project: &Path, err: std::io::Error) -> WriteError {
+    if err.kind() == std::io::ErrorKind::NotFound
+        && let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        && std::fs::symlink_metadata(folder).is_err()
+    {
+        return WriteError::NoFolder {
+            path: path.to_path_buf(),
+            folder: folder.to_path_buf(),
+        };
+    }
     let target = std::fs::canonicalize(path)
         .or_else(|_| {
             path.parent()

@@ -224,10 +224,22 @@ impl Skill {
     }
 
     /// The folder's own name (what installers and the spec compare `name` with).
+    ///
+    /// A skill found at `.`, `..` or through a bare `SKILL.md` (whose folder is the empty path)
+    /// has no name in its path: the folder it names has one, so that `skills lint .` at a skill's
+    /// root judges the real folder and not an empty name.
     pub fn dir_name(&self) -> String {
-        self.dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+        if let Some(name) = self.dir.file_name() {
+            return name.to_string_lossy().into_owned();
+        }
+        let dir = if self.dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            self.dir.as_path()
+        };
+        std::fs::canonicalize(dir)
+            .ok()
+            .and_then(|dir| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_default()
     }
 

@@ -357,8 +357,16 @@ fn classify(url: &str, err: git2::Error) -> FetchError {
 /// The cache repository for `url`: `<cache>/git/<readable name>-<hash>`.
 fn cache_path(settings: &GitSettings, url: &str) -> PathBuf {
     let digest = hex::encode(Sha256::digest(url.as_bytes()));
-    let readable: String = url
-        .rsplit(['/', ':'])
+    settings
+        .cache
+        .join("git")
+        .join(format!("{}-{}", readable_name(url), &digest[..16]))
+}
+
+/// The readable part of a cache repository's name: the repository's own name (`flat` of
+/// `…/acme/flat.git`), the same for every mirror of it.
+fn readable_name(url: &str) -> String {
+    url.rsplit(['/', ':'])
         .find(|s| !s.is_empty())
         .unwrap_or("repo")
         .trim_end_matches(".git")
@@ -371,11 +379,7 @@ fn cache_path(settings: &GitSettings, url: &str) -> PathBuf {
             }
         })
         .take(40)
-        .collect();
-    settings
-        .cache
-        .join("git")
-        .join(format!("{readable}-{}", &digest[..16]))
+        .collect()
 }
 
 /// Refs of a remote repository (`ls-remote`): one ref advertisement, no object transfer.
@@ -804,12 +808,35 @@ pub fn cached(url: &str, oid: &str, settings: &GitSettings) -> Option<Fetched> {
         let repo = Repository::open(&path).ok()?;
         return open_commit(repo, url, oid, None, false).ok();
     }
-    let path = cache_path(settings, url);
-    let repo = Repository::open_bare(&path).ok()?;
-    repo.find_commit(oid).ok()?;
-    if !super::provenance::is_verified(&repo, oid) {
-        return None;
-    }
+    // The cache of this URL first; then, by content, the cache of a mirror of the same
+    // repository (another `SKILLS_GITHUB_URL`, a moved host): a commit id names its bytes, the
+    // mirror's cache found it on one of its branches or tags, and the caller checks every file
+    // against the lock before writing it.
+    let own = cache_path(settings, url);
+    let prefix = format!("{}-", readable_name(url));
+    let mirrors = std::fs::read_dir(settings.cache.join("git"))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            *path != own
+                && path.is_dir()
+                && path
+                    .file_name()
+                    .and_then(|name| name.to_str())
+                    .and_then(|name| name.strip_prefix(&prefix))
+                    .is_some_and(|hash| {
+                        hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit())
+                    })
+        });
+    let (path, repo) = std::iter::once(own.clone())
+        .chain(mirrors)
+        .find_map(|path| {
+            let repo = Repository::open_bare(&path).ok()?;
+            repo.find_commit(oid).ok()?;
+            super::provenance::is_verified(&repo, oid).then_some((path, repo))
+        })?;
     if let Ok(lock) = std::fs::File::options()
         .create(true)
         .append(true)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reproducible benchmarks of `skills` against the floor (`cat` of the same files) and the
-# reference tools. Figures go to the README's performance section.
+# reference tools. Figures go to docs/performance.md.
 #
 # usage: tests/bench/run.sh [N]     (default N=10000 skills)
 # Needs: hyperfine (apt), python3; installs skills-ref into target/bench/venv.

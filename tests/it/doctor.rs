@@ -1,5 +1,6 @@
 //! `skills doctor`: a healthy setup says so and exits 0; each kind of problem is found with a
-//! fix, exit 1, and `--json` carries the same as data.
+//! fix, exit 1 (notes, such as a dir no agent here reads, do not fail the run), and `--json`
+//! carries the same as data.
 
 use serde_json::Value;
 
@@ -36,7 +37,7 @@ fn a_healthy_setup_says_so() {
     let document: Value = serde_json::from_str(&output.stdout).unwrap();
     assert_eq!(
         document,
-        serde_json::json!({"version": 1, "ok": true, "problems": []})
+        serde_json::json!({"version": 1, "ok": true, "problems": [], "notes": []})
     );
 }
 
@@ -72,10 +73,12 @@ fn every_kind_of_problem_is_found_with_a_fix() {
     let output = doctor(&context, &["--json"]);
     snapshot_output!(context, output);
     let document: Value = serde_json::from_str(&output.stdout).unwrap();
+    // Problems and notes (a dir no agent here reads, a stale cache) alike.
     let found: Vec<(String, String, String)> = document["problems"]
         .as_array()
         .unwrap()
         .iter()
+        .chain(document["notes"].as_array().unwrap())
         .map(|p| {
             assert!(!p["fix"].as_str().unwrap().is_empty(), "{p}");
             (

@@ -396,7 +396,7 @@ fn markdown_code_is_read_as_a_program() {
     assert!(
         refused
             .stderr
-            .contains("i18n-sync/SKILL.md:11: security/exfiltration: the whole environment (`os.environ`) (line 10) flows to `requests.post`, a request to `sync.example`"),
+            .contains("i18n-sync/SKILL.md:11: security/exfiltration: sends secrets (`dict(os.environ`) to `sync.example`"),
         "{}",
         refused.stderr
     );

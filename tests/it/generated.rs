@@ -43,7 +43,7 @@ fn completions() {
         let mut buffer = Vec::new();
         clap_complete::generate(
             shell,
-            &mut skills::cli::Cli::command(),
+            &mut skills::commands::completions::command(),
             "skills",
             &mut buffer,
         );
@@ -120,10 +120,10 @@ fn skill_rule_reference() {
     assert!(Path::new(&repo().join("skills/writing-skills/SKILL.md")).exists());
 }
 
-/// The README lists every agent `-a` accepts.
+/// The agents page the README links to lists every agent `-a` accepts.
 #[test]
 fn readme_lists_every_agent() {
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo().join("docs/agents.md")).unwrap();
     for agent in skills::agents::AGENTS {
         assert!(
             readme.contains(&format!("| `{}` | `{}` |", agent.id, agent.project_dir)),

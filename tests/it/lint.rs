@@ -546,6 +546,8 @@ fn packages() {
     snapshot_output!(context, output);
 }
 
+/// Without paths, `lint` checks the project's agent dirs only (a project's CI step is about the
+/// project, not one user's `-g` skills, issue 27); `-g` the user's.
 #[test]
 fn default_roots_project_then_global() {
     let context = TestContext::new();
@@ -558,7 +560,7 @@ fn default_roots_project_then_global() {
         &context.home.join(".agents/skills/only-global/SKILL.md"),
         "---\nname: Only_Global\ndescription: d\n---\n",
     );
-    // The project's skills, then the user's: 3; `-g` the user's only: 2; one excluded: 2.
+    // The project's skills only: 1; `-g` the user's only: 2; one excluded: 1.
     snapshot_output!(context, run(context.command().arg("lint")));
     snapshot_output!(context, run(context.command().args(["lint", "-g"])));
     let output = run(context.command().args(["lint", "--exclude", "Only*"]));

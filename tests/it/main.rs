@@ -11,6 +11,7 @@ mod compat;
 mod copies;
 mod corpus;
 mod crash;
+mod daily;
 mod doctor;
 mod dropin;
 mod flow_fuzz;

@@ -1,6 +1,7 @@
 //! `prompt --write FILE` writes a file that is usually committed: the locations of the project's
 //! skills are relative to the written file's folder, so they hold on every clone; the user's
-//! skills (outside the project) keep their absolute paths. On stdout, locations stay absolute.
+//! skills (outside the project) are not written at all (issue 27: no `/home/…` in a committed
+//! file). On stdout, locations stay absolute and the user's skills are there.
 
 use crate::common::{TestContext, run};
 use crate::gitfixture::git;
@@ -34,12 +35,12 @@ fn written_locations_are_relative_to_the_written_file() {
     assert_eq!(output.code, 0, "{}", output.stderr);
     let text = std::fs::read_to_string(context.project.join("AGENTS.md")).unwrap();
     let global_location = global.join("SKILL.md").to_string_lossy().into_owned();
+    assert!(!text.contains(&global_location), "{text}");
     assert_eq!(
         locations(&text),
         [
             ".agents/skills/review/SKILL.md",
-            ".claude/skills/pdf/SKILL.md",
-            global_location.as_str(),
+            ".claude/skills/pdf/SKILL.md"
         ],
         "{text}"
     );
@@ -56,7 +57,6 @@ fn written_locations_are_relative_to_the_written_file() {
         [
             "../.agents/skills/review/SKILL.md",
             "../.claude/skills/pdf/SKILL.md",
-            global_location.as_str(),
         ],
         "{text}"
     );

@@ -48,7 +48,7 @@ fn yaml_quoted(text: &str) -> String {
     out
 }
 
-fn skill_md(name: &str, description: &str) -> String {
+pub fn skill_md(name: &str, description: &str) -> String {
     format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nBody.\n")
 }
 
@@ -222,7 +222,11 @@ fn piped_tables_are_one_tab_separated_line_per_row() {
 
 /// `skills args…` in a pseudo-terminal `columns` wide (set by `stty` in the terminal itself,
 /// so that the width is there before `skills` starts), with the context's environment.
-fn in_terminal(context: &TestContext, columns: u16, args: &[&str]) -> expectrl::session::OsSession {
+pub fn in_terminal(
+    context: &TestContext,
+    columns: u16,
+    args: &[&str],
+) -> expectrl::session::OsSession {
     let skills = context.std_command();
     let mut command = Command::new("sh");
     command
@@ -245,7 +249,7 @@ fn in_terminal(context: &TestContext, columns: u16, args: &[&str]) -> expectrl::
 }
 
 /// Everything the session prints until it ends, and its exit code.
-fn until_exit(session: &mut expectrl::session::OsSession) -> (String, i32) {
+pub fn until_exit(session: &mut expectrl::session::OsSession) -> (String, i32) {
     let found = session.expect(expectrl::Eof).expect("the command ends");
     let text = String::from_utf8_lossy(found.get(0).unwrap_or_default()).replace("\r\n", "\n");
     let code = match session.get_process().wait().expect("wait") {
@@ -349,7 +353,7 @@ fn installed(project: &Path) -> Vec<String> {
 }
 
 /// Answers the agents question with its defaults and confirms.
-fn confirm(session: &mut expectrl::session::OsSession) {
+pub fn confirm(session: &mut expectrl::session::OsSession) {
     session.expect("Agents to install for").unwrap();
     session.send("\r").unwrap();
     session.expect("Proceed").unwrap();

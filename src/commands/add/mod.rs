@@ -174,7 +174,12 @@ pub fn install_from(settings: &settings::Add, printer: &Printer) -> Result<ExitS
             mode,
             &opened.origin,
         ))?;
-        return Ok(ExitStatus::Success);
+        // As the run would: a skill it would not replace (local edits) is a "no".
+        return Ok(if conflicts.is_empty() {
+            ExitStatus::Success
+        } else {
+            ExitStatus::Failure
+        });
     }
     let chosen: Vec<&Candidate> = planned.iter().map(|p| &p.candidate).collect();
     ask::confirm_install(
@@ -198,7 +203,33 @@ pub fn install_from(settings: &settings::Add, printer: &Printer) -> Result<ExitS
         for note in &payload.notes {
             printer.warn(format_args!("`{}`: {note}", plan.candidate.name));
         }
+        // Added again in another layout (other agents, `--copy`): what the old layout placed
+        // and the new one does not goes, as the lock will no longer name it; a copy with local
+        // edits stays (the removal is refused for it).
+        let stale: Vec<std::path::PathBuf> = plan
+            .previous
+            .as_ref()
+            .and_then(|previous| install::layout(&scope, &plan.candidate.name, previous).ok())
+            .map(|old| {
+                old.placements
+                    .into_iter()
+                    .map(|p| p.path)
+                    .filter(|path| {
+                        !plan.candidate.placements.iter().any(|p| p.path == *path)
+                            && path.symlink_metadata().is_ok()
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let previous_files = plan
+            .previous
+            .as_ref()
+            .map(|p| p.files.clone())
+            .unwrap_or_default();
         installer.offer(plan, payload, Fetched::Elsewhere)?;
+        for path in &stale {
+            installer.remove(path, &previous_files)?;
+        }
     }
     let refused_any = {
         let outcomes = installer.settle()?;
@@ -348,9 +379,28 @@ fn choose(
             None => {
                 let available: Vec<String> =
                     visible.iter().map(|s| format!("`{}`", s.name)).collect();
+                let wanted = name.to_lowercase();
+                let near: Vec<String> = visible
+                    .iter()
+                    .filter(|s| {
+                        let offered = s.name.to_lowercase();
+                        strsim::damerau_levenshtein(&offered, &wanted) <= 2
+                            || (wanted.len() >= 3 && offered.contains(&wanted))
+                    })
+                    .map(|s| format!("`--skill {}`", s.name))
+                    .collect();
+                let hint = if near.is_empty() {
+                    format!("available: {}", available.join(", "))
+                } else {
+                    format!(
+                        "did you mean {}? available: {}",
+                        near.join(" or "),
+                        available.join(", ")
+                    )
+                };
                 return Err(
                     Error::msg(format!("the source offers no skill named `{name}`"))
-                        .with_hint(format!("available: {}", available.join(", "))),
+                        .with_hint(hint),
                 );
             }
         }

@@ -13,6 +13,9 @@ use crate::project::{Scope, shown};
 use crate::source::discover::Offered;
 use crate::source::open::{Opened, Origin};
 
+/// More agent dirs than this per skill are summarised in `add`'s report.
+const MANY_DIRS: usize = 3;
+
 pub fn origin_label(origin: &Origin) -> String {
     match &origin.commit {
         Some(commit) => format!("{}@{}", origin.source, crate::lock::short(commit)),
@@ -154,6 +157,8 @@ impl Installed<'_> {
                 installed.len(),
                 origin_label(origin)
             ));
+            // Many agent dirs (`--all`, `-a '*'`): each skill on one short line, the dirs once.
+            let mut many: Vec<String> = Vec::new();
             for (skill, _) in installed {
                 let paths: Vec<String> = skill
                     .candidate
@@ -161,12 +166,33 @@ impl Installed<'_> {
                     .iter()
                     .map(|p| shown(&p.path, scope))
                     .collect();
+                if paths.len() > MANY_DIRS {
+                    printer.status(format_args!(
+                        "  {} → {} and {} other agent dirs ({})",
+                        skill.candidate.name,
+                        paths[0],
+                        paths.len() - 1,
+                        mode.as_str()
+                    ));
+                    for dir in skill.candidate.placements.iter().skip(1) {
+                        if let Some(parent) = dir.path.parent() {
+                            let parent = shown(parent, scope);
+                            if !many.contains(&parent) {
+                                many.push(parent);
+                            }
+                        }
+                    }
+                    continue;
+                }
                 printer.status(format_args!(
                     "  {} → {} ({})",
                     skill.candidate.name,
                     paths.join(", "),
                     mode.as_str()
                 ));
+            }
+            if !many.is_empty() {
+                printer.status(format_args!("  other agent dirs: {}", many.join(", ")));
             }
             return Ok(());
         }

@@ -47,9 +47,8 @@ impl Lang {
             Some("ps1" | "psm1") => Some(Lang::PowerShell),
             Some("rb") => Some(Lang::Ruby),
             _ => match rel.rsplit('/').next().unwrap_or(rel) {
-                "Makefile" | "makefile" | "GNUmakefile" | "justfile" | "Justfile" | ".justfile" => {
-                    Some(Lang::Shell)
-                }
+                "Makefile" | "makefile" | "GNUmakefile" | "justfile" | "Justfile" | ".justfile"
+                | "Dockerfile" | "Containerfile" => Some(Lang::Shell),
                 _ => None,
             },
         };

@@ -297,7 +297,11 @@ pub fn units(text: &str) -> (Vec<Unit>, Vec<Unit>) {
             start,
             end,
             lang,
-            quoted: quotation(lead, last, block),
+            quoted: quotation(lead, last, block).or_else(|| {
+                let tag = fence.tag.trim().to_ascii_lowercase();
+                (tag.starts_with("dockerfile") || tag.starts_with("containerfile"))
+                    .then_some(crate::lint::content::IN_IMAGE)
+            }),
         });
         from = end;
     }

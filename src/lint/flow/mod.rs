@@ -374,8 +374,16 @@ pub fn scan(cx: &mut Cx<'_>, path: &Path, rel: &str, text: &str, markdown: bool,
             }
         }
     }
-    // A reference that is a catalogue of attacks (or that SKILL.md introduces as one).
-    if markdown && let Some(why) = markdown::quoted_file(text, rel, skill_md) {
+    // A reference that is a catalogue of attacks (or that SKILL.md introduces as one), or a
+    // container build file.
+    let whole = if super::content::builds_image(rel) {
+        Some(super::content::IN_IMAGE)
+    } else if markdown {
+        markdown::quoted_file(text, rel, skill_md)
+    } else {
+        None
+    };
+    if let Some(why) = whole {
         for hit in hits.iter_mut().filter(|h| h.quoted.is_none()) {
             hit.quoted = Some(why);
         }

@@ -55,7 +55,7 @@ static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
 /// A call that runs code, and the text of its argument up to the end of the line.
 static RUNS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?x)\b(exec|eval|compile|os\.system|os\.popen|execSync|new\s+Function|Function|vm\.runIn\w+|runInNewContext|(?i:invoke-expression)|iex|\[scriptblock\]::Create|ScriptBlock\]::Create)\s*\(?(?P<arg>[^\n]{0,400})",
+        r"(?x)(\b(exec|eval|compile|os\.system|os\.popen|execSync|new\s+Function|Function|vm\.runIn\w+|runInNewContext|(?i:invoke-expression)|iex)\b|\[scriptblock\]::Create|ScriptBlock\]::Create)\s*\(?(?P<arg>[^\n]{0,400})",
     )
     .expect("static regex builds")
 });

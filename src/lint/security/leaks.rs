@@ -65,7 +65,7 @@ static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
 /// What prints or holds a credential.
 static SECRET: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?ix)\bgh\s+auth\s+(token|status\s+(-t|--show-token))|\bgh\b[^|;]*\bauth\b[^|;]*\btoken\b|['"]gh['"]\s*,\s*['"]auth['"]\s*,\s*['"]token
+        r#"(?ix)\bgh\s+auth\s+(token|status\s+(-t|--show-token))|['"]gh['"]\s*,\s*['"]auth['"]\s*,\s*['"]token
         |\baws\s+configure\s+(export-credentials|get\s+aws_secret)|\baws\s+sts\s+get-session-token|['"]export-credentials['"]
         |\bgcloud\s+auth\s+(application-default\s+)?print-(access|identity)-token|['"]print-access-token['"]|['"]print-identity-token['"]
         |\baz\s+account\s+get-access-token|\bkubectl\s+config\s+view\b[^|;\n]*--raw|\.kube/config\b
@@ -157,13 +157,28 @@ fn judge(text: &str, host: &str) -> Option<(&'static Rule, String)> {
             .collect();
         name.len() > 3 && crate::lint::flow::taint::named_secret_belongs(&name, host)
     };
-    if let Some(found) = SECRET.find_iter(text).find(|m| !owned(m.as_str())) {
+    // A cloud CLI's token in a script that also calls that cloud's API: which request carries
+    // it is not decided here.
+    let for_its_cloud = |found: &str| {
+        let f = found.to_ascii_lowercase();
+        [
+            ("gh", "api.github.com"),
+            ("aws", "amazonaws.com"),
+            ("gcloud", "googleapis.com"),
+            ("az ", "azure.com"),
+        ]
+        .iter()
+        .any(|(cli, api)| {
+            (f.starts_with(cli) || f.starts_with(&format!("\"{cli}"))) && text.contains(api)
+        })
+    };
+    if let Some(found) = SECRET
+        .find_iter(text)
+        .find(|m| !owned(m.as_str()) && !for_its_cloud(m.as_str()))
+    {
         return Some((
             &rules::EXFILTRATION,
-            format!(
-                "sends a credential (`{}`) to `{host}`",
-                excerpt(found.as_str())
-            ),
+            format!("sends secrets (`{}`) to `{host}`", excerpt(found.as_str())),
         ));
     }
     DATA.find(text).map(|found| {
@@ -419,7 +434,7 @@ static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
 /// What a prose instruction may not put into an address.
 static PROSE_DATA: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?ix)\b(the\s+)?(complete|whole|entire|full)\s+(conversation|chat|transcript|session)|\bconversation\s+so\s+far|\bevery\s+(earlier|previous)\s+message|\bchat\s+history|\bfile\s+contents?\s+you\s+(have\s+)?read|\bcontents\s+of\s+(every|all|the)\s+files?\s+you|~/\.(ssh|aws)\b|\.aws/credentials|\bid_rsa\b|\bprivate\s+keys?\b|\benvironment\s+variables\b|\bthe\s+user'?s\s+(messages|prompts|questions)",
+        r"(?ix)\b(the\s+)?(complete|whole|entire|full)\s+(conversation|chat|transcript|session)|\bconversation\s+so\s+far|\bevery\s+(earlier|previous)\s+message|\bchat\s+history|\bfile\s+contents?\s+you\s+(have\s+)?read|\bcontents\s+of\s+(every|all|the)\s+files?\s+you|~/\.(ssh|aws)\b|\.aws/credentials|\bid_rsa\b|\bprivate\s+keys?\b|\bthe\s+user'?s\s+(messages|prompts|questions)",
     )
     .expect("static regex builds")
 });
