@@ -15,6 +15,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::lint::exec::ascii_regex;
+
 use super::{Example, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
@@ -82,7 +84,7 @@ const OBJECT: &str = r"(this|that|these|those|the|any|its|our)\s+(extra\s+|addit
 
 static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
     let verbs = r"(mention|mentioning|tell|telling|inform|informing|notify|notifying|reveal|revealing|disclose|disclosing|report|reporting|say|admit|acknowledge|bring\s+up|surface|list|include|show|explain|describe)";
-    Regex::new(&format!(
+    ascii_regex(&format!(
         r"(?ix)
         \b(do\s+not|don'?t|never|avoid|no\s+need\s+to|must\s+not|should\s+not|shouldn'?t)\s+{verbs}\b[^.\n]{{0,60}}?({OBJECT})
         |\bkeep\s+({OBJECT}|this|these|it|them)\s*(hidden|secret\s+from|confidential\s+from|out\s+of\s+(the|your|any)\s+(transcript|reply|replies|answer|summary|output|logs?|response|report|list)|from\s+(the\s+)?(user|person|human|developer))
@@ -95,31 +97,30 @@ static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
         |\b(describe|mention|say|admit)\s+only\b[^.\n]{{0,60}}\bif\s+(asked|they\s+ask|the\s+user\s+asks)
         |\bleave\s+(this|it|that|these)(\s+\w+){{0,2}}\s+out\s+of\s+(any|the|your)\s+(list|reply|answer|summary|transcript|report|output)",
     ))
-    .expect("static regex builds")
 });
 
 /// Other languages: the directive itself ("do not tell", "silently") is enough.
 static OTHERS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?ix)
         \bno\s+(le\s+|les\s+|se\s+lo\s+)?(digas|diga|menciones|mencione|informes|informe|cuentes|cuente|reveles|revele|muestres|comentes)\b
         |\bsin\s+que\s+(el\s+usuario|la\s+usuaria|nadie|lo\s+sepa)
-        |\bnão\s+(o\s+|lhe\s+|a\s+)?(informe|mencione|conte|diga|revele|mostre|comente)\b|\bsem\s+que\s+o\s+usuário\s+saiba
+        |(^|\s)[nN]ão\s+(o\s+|lhe\s+|a\s+)?(informe|mencione|conte|diga|revele|mostre|comente)\b|\bsem\s+que\s+o\s+usuário\s+saiba
         |\bne\s+(le\s+|la\s+|lui\s+|l'|les\s+|leur\s+)?(mentionne|mentionnez|dis|dites|signale|signalez|révèle|révélez|montre|montrez|parle|parlez)\s+(pas|rien|jamais)\b|\bsans\s+(le\s+dire|prévenir|informer|en\s+parler)
-        |\b(erwähne|erwähnen\s+sie|sage|sagen\s+sie|verrate|verraten\s+sie|informiere|zeige)\b[^.\n]{0,60}\bnicht\b|\bnicht\s+(erwähnen|sagen|mitteilen|verraten|zeigen)\b|\bstillschweigend\b|\bheimlich\b|\bohne\s+(den|dem|die)\s+(nutzer|benutzer|anwender)\w*\s+zu\s+(informieren|fragen|sagen)
+        |(^|\s)([eE]rwähne|[eE]rwähnen\s+sie|sage|sagen\s+sie|verrate|verraten\s+sie|informiere|zeige)\s[^.\n]{0,60}\bnicht\b|\bnicht\s+(erwähnen|sagen|mitteilen|verraten|zeigen)(\s|[.,;]|$)|\bstillschweigend\b|\bheimlich\b|\bohne\s+(den|dem|die)\s+(nutzer|benutzer|anwender)\w*\s+zu\s+(informieren|fragen|sagen)
         |\bnon\s+(dire|dirlo|dirglielo|menzionare|informare|rivelare|mostrare)\b
         |不要(告诉|提及|提到|透露|通知|让.{0,4}知道|向用户|在回复中)|别(告诉|提)|悄悄|偷偷|静默(执行|上传|运行)
         |(伝え|言わ|知らせ|教え|触れ|話さ)ないで|黙って|こっそり|内緒に
-        |\bне\s+(сообщайте|говорите|упоминайте|рассказывайте|сообщай|говори|упоминай|рассказывай|показывайте)\b|\bтайно\b|\bнезаметно\s+для
+        |(^|\s)[нН]е\s+(сообщайте|говорите|упоминайте|рассказывайте|сообщай|говори|упоминай|рассказывай|показывайте)|(^|\s)тайно|(^|\s)незаметно\s+для
         |(알리지|말하지|언급하지)\s*마",
     )
-    .expect("static regex builds")
 });
 
 /// A sentence that forbids concealment rather than asks for it.
 static FORBIDS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(never|do\s+not|don'?t)\s+(hide|conceal|keep\s+\w+\s+hidden|act\s+silently|run\s+\w+\s+silently)|\balways\s+(tell|inform|show|mention|disclose)|\b(is|are)\s+(forbidden|not\s+allowed|prohibited)\b")
-        .expect("static regex builds")
+    ascii_regex(
+        r"(?i)\b(never|do\s+not|don'?t)\s+(hide|conceal|keep\s+\w+\s+hidden|act\s+silently|run\s+\w+\s+silently)|\balways\s+(tell|inform|show|mention|disclose)|\b(is|are)\s+(forbidden|not\s+allowed|prohibited)\b",
+    )
 });
 
 const HELP: &str =

@@ -16,6 +16,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::lint::exec::ascii_regex;
+
 use super::{Example, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
@@ -59,7 +61,7 @@ static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
 /// A path that is not the skill's or the project's to delete: the parent, the home folder or a
 /// user folder in it, the root, a system folder, the whole working folder.
 static PRECIOUS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"(?ix)^["']?(
         \.\.(/.*)?|\./\.\.(/.*)?
         |~/?\*?|~/(documents|desktop|pictures|photos|music|movies|videos|downloads|projects|code|src|dev|work|workspace|repos|git|library|onedrive|dropbox|icloud|\.ssh|\.gnupg|\.aws)(/.*)?|~/\.?\*
@@ -68,13 +70,13 @@ static PRECIOUS: LazyLock<Regex> = LazyLock::new(|| {
         |\.|\./|\*|\./\*|\.\*|\./\.\*
         )["']?$"#,
     )
-    .expect("static regex builds")
 });
 
 /// Build outputs and caches a skill may clear, even under the home folder.
 static DISPOSABLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(^|/)(\.cache|cache|caches|tmp|temp|node_modules|dist|build|target|\.next|\.nuxt|out|coverage|__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.venv|venv|\.tox|\.gradle|\.turbo|\.parcel-cache|deriveddata)(/|$)")
-        .expect("static regex builds")
+    ascii_regex(
+        r"(?i)(^|/)(\.cache|cache|caches|tmp|temp|node_modules|dist|build|target|\.next|\.nuxt|out|coverage|__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.venv|venv|\.tox|\.gradle|\.turbo|\.parcel-cache|deriveddata)(/|$)",
+    )
 });
 
 fn precious(path: &str) -> bool {
@@ -176,33 +178,31 @@ fn judge(act: &Act, unit: &str) -> Option<String> {
 
 /// A loop over user folders that removes what it encrypted.
 static ENCRYPT_LOOP: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?s)for\s+\w+\s+in\s+[^;\n]*(~|\$HOME|/home|/Users|Documents|Desktop|Projects)[^\n]*.*\b(rm|shred|unlink)\s+(-\w+\s+)*["']?\$"#)
-        .expect("static regex builds")
+    ascii_regex(
+        r#"(?s)for\s+\w+\s+in\s+[^;\n]*(~|\$HOME|/home|/Users|Documents|Desktop|Projects)[^\n]*.*\b(rm|shred|unlink)\s+(-\w+\s+)*["']?\$"#,
+    )
 });
 
 /// A line of another language that names the home folder, a user folder or the parent as what
 /// it walks or deletes.
 static PRECIOUS_SOURCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"(?ix)Path\.home\(\)|expanduser\(\s*['"]~['"]?|os\.environ\s*\[\s*['"](HOME|USERPROFILE)['"]|getenv\(\s*['"](HOME|USERPROFILE)['"]|homedir\(\)|process\.env\.(HOME|USERPROFILE)|\$env:(USERPROFILE|HOMEPATH)|\$HOME\b|C:\\\\?Users|['"`]\.\.['"`]|['"`]\.\./?\*?['"`]|['"`]~/?(Documents|Desktop|Pictures|Projects|Downloads)?/?['"`]|['"`]/['"`]"#,
     )
-    .expect("static regex builds")
 });
 
 /// Delete calls of Python, Node and PowerShell.
 static DELETE_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?x)\bshutil\.rmtree\s*\(|\brmtree\s*\(|\.unlink\s*\(|\bos\.(remove|unlink|rmdir|removedirs)\s*\(|\bsend2trash\s*\(|\brmSync\s*\(|\brmdirSync\s*\(|\bunlinkSync\s*\(|\bfs\.(rm|rmdir|unlink)\s*\(|\brimraf\b|\bdel-cli\b|(?i:\bremove-item\b)|\bRemove-Item\b|\.truncate\s*\(\s*0|\bwrite_bytes\s*\(\s*f\.encrypt|\.encrypt\s*\(",
     )
-    .expect("static regex builds")
 });
 
 /// Prose that asks to delete what is not the skill's.
 static PROSE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?ix)\b(delete|remove|wipe|erase|clear|empty|purge)\s+(out\s+)?(everything|all(\s+(the\s+)?(files|folders|contents|data))?|the\s+contents|every\s+file)\s+(in|of|under|inside|from)\s+(the\s+)?(parent\s+(directory|folder)|(user'?s\s+)?home\s+(directory|folder)|user'?s\s+home|~|/|root\s+(directory|folder)|documents|desktop|disk|drive)",
     )
-    .expect("static regex builds")
 });
 
 const HELP: &str = "a skill deletes only what it or the project's build made; show the user the command and let them run it";
@@ -256,8 +256,9 @@ pub static HOME: Home = Home {
 
 /// Commands shown as what never to run.
 static NEVER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bnever\s+(to\s+be\s+)?run|\bdo\s+not\s+run|\bdon'?t\s+run|\bdangerous\b|\bdeny-?list|\bblock(ed)?\s+commands|\bforbidden\b")
-        .expect("static regex builds")
+    ascii_regex(
+        r"(?i)\bnever\s+(to\s+be\s+)?run|\bdo\s+not\s+run|\bdon'?t\s+run|\bdangerous\b|\bdeny-?list|\bblock(ed)?\s+commands|\bforbidden\b",
+    )
 });
 
 /// The destructive acts of one file.

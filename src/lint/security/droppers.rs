@@ -15,6 +15,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::lint::exec::ascii_regex;
+
 use super::{Example, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
@@ -28,8 +30,7 @@ pub const TRIGGERS: &[&str] = &["http://", "https://", "HTTP://", "HTTPS://"];
 static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
     LazyLock::new(|| aho_corasick::AhoCorasick::new(TRIGGERS).expect("static literals build"));
 
-static URL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?i)\bhttps?://[^\s'"`)\]>]+"#).expect("static regex builds"));
+static URL: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r#"(?i)\bhttps?://[^\s'"`)\]>]+"#));
 
 /// Whether code or a download from `url` needs a review nobody did.
 fn stranger(url: &str) -> bool {
@@ -59,46 +60,41 @@ fn stranger(url: &str) -> bool {
 
 /// What walks a person past the checks that stop a dropper, or hands over its key.
 static LURE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?ix)\bopen\s+anyway\b|\brun\s+anyway\b|\bwindows\s+protected\s+your\s+pc\b|\bsmartscreen\b|\bgatekeeper\b|\bcannot\s+be\s+(checked|verified|opened)\b|\bunidentified\s+developer\b|\bnot\s+(code-?)?signed\b|\bright-click\s+(the\s+\w+\s+)?(and\s+)?(choose\s+)?\W*open
         |\b(password|passcode|archive\s+key|unlock\s+code)\s*[:=]\s*\S+|\(archive\s+key\b|\bextract\s+(it\s+)?(using|with)\s*[:=]|\bprotected\s+to\s+keep\s+it\s+off\b|\boff\s+(the\s+)?scanners\b
         |\b(disable|turn\s+off)\s+(your\s+)?(antivirus|defender|real-time\s+protection|firewall)\b|\badd\s+an?\s+(exclusion|exception)\b
         |\bcopy\s+the\s+(script|command|code|snippet)s?\b[^.]{0,80}\bpaste\s+(it\s+|them\s+)?into\s+(the\s+|a\s+)?(terminal|powershell|command\s+prompt|run\s+dialog|shell)
         |\bpaste\s+(it|this|the\s+\w+)\s+into\s+(the\s+|a\s+)?(terminal|powershell|command\s+prompt|run\s+dialog)",
     )
-    .expect("static regex builds")
 });
 
 /// Starting a download: running, opening, installing or extracting what was fetched.
 static START: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?ix)\b(download|install|get|grab|fetch|retrieve)\b[^.\n]{0,200}\b(run|open|start|launch|execute|install|unpack|extract|double-?click|drag\s+it\s+to\s+applications|leave\s+it\s+open|before\s+anything\s+else)\b",
     )
-    .expect("static regex builds")
 });
 
 /// Prose that has the agent fetch code and run it.
 static FETCH_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?ix)\b(fetch|download|get|grab|retrieve|pull|curl|wget|save)\b[^\n]{0,160}https?://[^\s)]+[^\n]{0,200}(\b(execute|run|source|eval|start)\s+(it|them|the\s+(script|file|code|result|installer|bootstrap|downloaded\s+\w+))\b|\bpipe\s+(it\s+)?(into|to)\b|\brun\s+`?(python|node|bash|sh|pwsh)3?\s+\S+)",
     )
-    .expect("static regex builds")
 });
 
 /// Downloads to a file in other languages: the line names the destination.
 static SAVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?x)urlretrieve\s*\(|\.write_bytes\s*\(|\.write\s*\(\s*\w+\.(read|content)|shutil\.copyfileobj|createWriteStream\s*\(|writeFileSync\s*\(|-OutFile\b|DownloadFile\s*\(|Start-BitsTransfer|download\s*\(",
     )
-    .expect("static regex builds")
 });
 
 /// Starting a file in other languages.
 static RUN_FILE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?x)subprocess\.(run|call|Popen|check_call|check_output)\s*\(|os\.(system|exec\w*|startfile)\s*\(|\brequire\s*\(\s*\w|\bimport\s*\(\s*\w|execFileSync|execSync|spawnSync|\bspawn\s*\(|&\s*\$\w+|\.\s+\$\w+|Start-Process\b|Invoke-Expression|\biex\b|runpy\.run_path|exec\s*\(\s*open",
     )
-    .expect("static regex builds")
 });
 
 const HELP: &str = "install tools from their official release or registry, pinned with a checksum; never walk the user past the system's protections";
@@ -300,12 +296,12 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
 
 /// A program to start: an installer, a disk image, an executable, an archive.
 static BINARY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\.(exe|msi|dmg|pkg|app|appimage|deb|rpm|zip|7z|rar|tar\.gz|tgz)\b|\bthe\s+(downloaded\s+)?(file|installer|app|binary|component|connector|helper|runtime)\b")
-        .expect("static regex builds")
+    ascii_regex(
+        r"(?i)\.(exe|msi|dmg|pkg|app|appimage|deb|rpm|zip|7z|rar|tar\.gz|tgz)\b|\bthe\s+(downloaded\s+)?(file|installer|app|binary|component|connector|helper|runtime)\b",
+    )
 });
 
-static IDENT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\$?[A-Za-z_][A-Za-z0-9_]*").expect("static regex builds"));
+static IDENT: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r"\$?[A-Za-z_][A-Za-z0-9_]*"));
 
 /// Words of a download line that name nothing saved.
 const COMMON: &[&str] = &[

@@ -18,6 +18,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::lint::exec::ascii_regex;
+
 use super::{Example, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::lex::Lang;
@@ -54,32 +56,30 @@ static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
 
 /// A call that runs code, and the text of its argument up to the end of the line.
 static RUNS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?x)(\b(exec|eval|compile|os\.system|os\.popen|execSync|new\s+Function|Function|vm\.runIn\w+|runInNewContext|(?i:invoke-expression)|iex)\b|\[scriptblock\]::Create|ScriptBlock\]::Create)\s*\(?(?P<arg>[^\n]{0,400})",
     )
-    .expect("static regex builds")
 });
 
 /// What computes code instead of writing it down.
 static COMPUTED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"(?x)b(64|85|32|16)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|zlib\.decompress|gzip\.decompress|lzma\.decompress|bz2\.decompress|marshal\.loads|\[\s*:?:\s*-?\d+\s*\]|\[::|''\.join|""\.join|\bchr\s*\(|String\.fromCharCode|\bfromCharCode|atob\s*\(|Buffer\.from\([^)]*,\s*['"](base64|hex)['"]|\.reverse\(\)|reversed\(|\.translate\(|rot_?13|\bxor\b|\^\s*0x|-bxor|\[char\[\]\]|\[char\]\s*0x|FromBase64String|-join\b|\.read\(\)|\.read_text\(|readFileSync|Get-Content|\bpack\s*\(|\.decode\(\s*['"]?(rot|base|hex)"#,
     )
-    .expect("static regex builds")
 });
 
 /// Deserialisers that run code, fed embedded or encoded bytes.
 static UNPICKLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\b(pickle|cPickle|dill|marshal|joblib)\.loads?\s*\(\s*(base64\.|codecs\.|zlib\.|bytes\.fromhex|b['"]|[A-Z_]{3,}\b|bytes\()"#)
-        .expect("static regex builds")
+    ascii_regex(
+        r#"\b(pickle|cPickle|dill|marshal|joblib)\.loads?\s*\(\s*(base64\.|codecs\.|zlib\.|bytes\.fromhex|b['"]|[A-Z_]{3,}\b|bytes\()"#,
+    )
 });
 
 /// Prose that has the agent decode a text and run the result.
 static PROSE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?ix)\b(decode|decrypt|reverse|unscramble|deobfuscate|de-?obfuscate|rot-?13|base64-?decode|unhex)\b[^\n]{0,120}\b(run|execute|eval|paste\s+(it\s+|the\s+result\s+)?into|pipe\s+(it\s+)?(into|to))\b",
     )
-    .expect("static regex builds")
 });
 
 const HELP: &str = "ship the code as readable source in the skill; a reviewer (and the gate) must be able to read what runs";

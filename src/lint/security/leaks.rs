@@ -22,6 +22,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::lint::exec::ascii_regex;
+
 use super::{Example, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
@@ -64,7 +66,7 @@ static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
 
 /// What prints or holds a credential.
 static SECRET: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"(?ix)\bgh\s+auth\s+(token|status\s+(-t|--show-token))|['"]gh['"]\s*,\s*['"]auth['"]\s*,\s*['"]token
         |\baws\s+configure\s+(export-credentials|get\s+aws_secret)|\baws\s+sts\s+get-session-token|['"]export-credentials['"]
         |\bgcloud\s+auth\s+(application-default\s+)?print-(access|identity)-token|['"]print-access-token['"]|['"]print-identity-token['"]
@@ -78,13 +80,12 @@ static SECRET: LazyLock<Regex> = LazyLock::new(|| {
         |(?-i:\bprocess\.env(\.|\[\s*['"])[A-Z0-9_]*(API_?KEY|TOKEN|SECRET|PASSWORD|DATABASE_URL|DSN|CREDENTIALS)\b)
         |\bprintenv\b|\benv\s*\||os\.environ\)|dict\(os\.environ|JSON\.stringify\(process\.env\)|Get-ChildItem\s+env:"#,
     )
-    .expect("static regex builds")
 });
 
 /// The user's data: the repository, history, transcripts, clipboard, screen, documents, the
 /// machine's details.
 static DATA: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"(?ix)\bpbpaste\b|\bxclip\b|\bxsel\b|\bwl-paste\b|Get-Clipboard|pyperclip\.paste|clipboardy|navigator\.clipboard\.read
         |\bscreencapture\b|\bscrot\b|gnome-screenshot|\bimport\s+-window\s+root|\bgrim\b|ImageGrab\.grab|pyautogui\.screenshot|CopyFromScreen
         |_history\b|fish_history|ConsoleHost_history|\bhistory\s*\|
@@ -93,27 +94,22 @@ static DATA: LazyLock<Regex> = LazyLock::new(|| {
         |\btar\s+\w*c\w*\s+(-\s+|\S+\s+)?(--exclude\S*\s+)*\.(\s|$)|\bzip\s+-r\w*\s+\S+\s+\.(\s|$)|\bgit\s+(bundle\s+create|archive)\b
         |\buname\s+-a\b|\bwhoami\b|\bhostname\b|\bifconfig\b|\bip\s+addr\b|\bps\s+aux\b|\bsw_vers\b|system_profiler|Get-ComputerInfo|\bsysteminfo\b|Win32_|platform\.uname|getpass\.getuser|os\.getlogin|socket\.gethostname|os\.userInfo|os\.hostname\(\)|CurrentVersion\\Uninstall|\bls\s+-la\s+~"#,
     )
-    .expect("static regex builds")
 });
 
 /// Sends in other languages: a request with a body, an upload, a socket write.
 static SEND_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"(?ix)\brequests\.(post|put|patch)\b|\bhttpx\.(post|put|patch)\b|\bsession\.(post|put)\b|\burlopen\s*\([^)]*data=|\bRequest\([^)]*data=|method\s*[:=]\s*['"](POST|PUT|PATCH)['"]|\baxios\.(post|put|patch)\b|\bgot\.post\b|\.sendall?\s*\(|create_connection|Invoke-RestMethod|Invoke-WebRequest|\birm\s|\biwr\s|UploadString|UploadFile|UploadData|\bweb_fetch\b|\bfetch\s*\([^)]*\?[^)]*\$\{"#,
     )
-    .expect("static regex builds")
 });
 
 /// URL literals.
-static URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\b(https?|wss?|ftp)://[^\s'"`)\]>]+"#).expect("static regex builds")
-});
+static URL: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex(r#"(?i)\b(https?|wss?|ftp)://[^\s'"`)\]>]+"#));
 
 /// A bare address and port (`('198.51.100.23', 9000)`).
-static ADDRESS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"['"](\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})['"]\s*,\s*\d+"#)
-        .expect("static regex builds")
-});
+static ADDRESS: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex(r#"['"](\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})['"]\s*,\s*\d+"#));
 
 /// Where `url` points, when it is neither this machine nor a known service: its host.
 fn stranger(url: &str) -> Option<String> {
@@ -421,28 +417,26 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
 
 /// A settings file loaded for its values (`dotenv`, `load_dotenv`, `--env-file`).
 static ENV_FILE_LOAD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(dotenv|load_dotenv|config\s*\(\s*\{\s*path|--env-file|env_file)[^\n]*")
-        .expect("static regex builds")
+    ascii_regex(r"(?i)(dotenv|load_dotenv|config\s*\(\s*\{\s*path|--env-file|env_file)[^\n]*")
 });
 
 /// `name=$(…)`, `$name = …` (PowerShell) and `read -s name`: a variable and what it holds.
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^\s*(?:export\s+|local\s+)?\$?([A-Za-z_]\w*)\s*=\s*(.{1,400})$")
-        .expect("static regex builds")
+    ascii_regex(r"(?m)^\s*(?:export\s+|local\s+)?\$?([A-Za-z_]\w*)\s*=\s*(.{1,400})$")
 });
 
 /// What a prose instruction may not put into an address.
 static PROSE_DATA: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?ix)\b(the\s+)?(complete|whole|entire|full)\s+(conversation|chat|transcript|session)|\bconversation\s+so\s+far|\bevery\s+(earlier|previous)\s+message|\bchat\s+history|\bfile\s+contents?\s+you\s+(have\s+)?read|\bcontents\s+of\s+(every|all|the)\s+files?\s+you|~/\.(ssh|aws)\b|\.aws/credentials|\bid_rsa\b|\bprivate\s+keys?\b|\bthe\s+user'?s\s+(messages|prompts|questions)",
     )
-    .expect("static regex builds")
 });
 
 /// Prose verbs that put something into an address or a tool call.
 static PROSE_SEND: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?ix)\b(send|post|upload|submit|include|append|attach|put|pass|call|fetch|followed\s+by|forward|share|report)\b")
-        .expect("static regex builds")
+    ascii_regex(
+        r"(?ix)\b(send|post|upload|submit|include|append|attach|put|pass|call|fetch|followed\s+by|forward|share|report)\b",
+    )
 });
 
 /// A `host:path` operand of `scp`/`rsync`, as a URL.

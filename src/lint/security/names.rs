@@ -13,6 +13,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::lint::exec::ascii_regex;
+
 use super::{Example, Home, Input};
 use crate::lint::flow::Hit;
 use crate::lint::rules;
@@ -48,16 +50,14 @@ static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
 
 /// A claim of someone else's provenance.
 static CLAIM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?i)\bofficial\b|\b(by|from)\s+(the\s+)?(anthropic|openai|vercel(\s+labs)?|obra|trail\s*of\s*bits|supabase|remotion|composio)\b|\((anthropic|openai|vercel)\)|\b(anthropics|openai|vercel-labs|obra|trailofbits|supabase|remotion-dev)/[\w-]*skills\b|\bskills\s+collection\b|\brepackaged\b|\bmirror\s+of\b",
     )
-    .expect("static regex builds")
 });
 
 /// Hyphenated names (two words or more), and the first heading as a name.
 static NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b[a-z0-9]+(?:-[a-z0-9]+)+\b|(?m)^#\s+([a-z][a-z0-9 -]{3,60})$")
-        .expect("static regex builds")
+    ascii_regex(r"\b[a-z0-9]+(?:-[a-z0-9]+)+\b|(?m)^#\s+([a-z][a-z0-9 -]{3,60})$")
 });
 
 /// The popular name `candidate` is one slip away from, unless it is popular itself.

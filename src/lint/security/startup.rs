@@ -20,6 +20,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::lint::exec::ascii_regex;
+
 use super::{Example, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
@@ -74,7 +76,7 @@ static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
 
 /// Start-up files and folders, matched against a lower-cased path with `\` read as `/`.
 static STARTUP_PATH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?x)(^|/|~)\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|zlogout|bash_aliases|kshrc|cshrc|tcshrc|mkshrc|inputrc)$
         |(^|/)config\.fish$|/fish/conf\.d/
         |\.ssh/(config|authorized_keys2?|rc|environment)$
@@ -85,22 +87,20 @@ static STARTUP_PATH: LazyLock<Regex> = LazyLock::new(|| {
         |/\.config/git/hooks/
         |(^|/)\.vscode/tasks\.json$",
     )
-    .expect("static regex builds")
 });
 
 /// Agent memory and policy files.
 static MEMORY_PATH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?x)(^|/|~)(claude|agents|gemini|memory|copilot-instructions|agent|codex|cline)\.md$
         |(^|/)\.(cursorrules|windsurfrules|clinerules|roorules|goosehints)$|\.cursor/rules/|\.windsurf/rules/|\.clinerules/
         |\.claude/(settings(\.local)?\.json|commands/|agents/|memory)|\.gemini/settings\.json|\.codex/|\.continue/",
     )
-    .expect("static regex builds")
 });
 
 /// A rc line that only extends `PATH`, sets a plain variable or loads a tool's hook.
 static BENIGN_RC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"(?x)^\s*(
         export\s+PATH=\S*\$PATH\S*|export\s+PATH="[^"$]*\$(\{PATH\}|PATH)[^"]*"|export\s+PATH=\S+
         |export\s+[A-Z_]+=("[^"$`]*"|'[^']*'|[^\s;|&$`]*)
@@ -112,20 +112,18 @@ static BENIGN_RC: LazyLock<Regex> = LazyLock::new(|| {
         |set\s+-o\s+vi|bindkey\s+-[ev]|setopt\s+\w+|HISTSIZE=\d+|shopt\s+-s\s+\w+
         )\s*$"#,
     )
-    .expect("static regex builds")
 });
 
 /// What makes a memory write an attack: widened permissions, precedence over the user,
 /// concealment, a download run, an address to send to.
 static POISON: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?ix)\b(pre-?approved|already\s+approved|approved\s+by\s+the\s+user|never\s+ask|don'?t\s+ask|do\s+not\s+ask|without\s+(asking|confirmation|confirming|approval|prompting)|no\s+need\s+to\s+(ask|confirm)|auto-?approve|skip\s+(all\s+)?(confirmation|permission)s?|dangerously|bypass\s*permissions|allow\s+all|all\s+(file|network|shell)\s+(operations|requests|commands)\s+are\s+(allowed|approved|pre-?approved)
         |(over|above|before)\s+(the\s+user'?s|my\s+own|any\s+other|all\s+other|user)\s+(instructions|requests|preferences)|outrank|take\s+precedence|override\s+(the\s+)?user|as\s+if\s+the\s+user\s+(had\s+)?(said|stated|asked)|coming\s+from\s+the\s+(repository\s+)?owner
         |(do\s+not|never)\s+(mention|tell|reveal|disclose)|silently|hidden
         |(include|copy|send|post|paste|add|put)\b[^.\n]{0,80}\b(\.env\b|environment\s+variables|secrets?\b|tokens?\b|credentials|its\s+contents|the\s+diff)
         |\|\s*(ba|z)?sh\b|curl\s|wget\s|iwr\s|irm\s|invoke-webrequest|https?://)",
     )
-    .expect("static regex builds")
 });
 
 /// Programs that register something to run again.
@@ -240,42 +238,37 @@ fn judge_write(path: &str, body: &str) -> Option<(&'static Rule, String)> {
 
 /// Lines of other languages that write a file: the call and the target on one statement.
 static WRITE_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"(?ix)\bopen\s*\([^)]*,\s*['"][aw+]|\.write_text\s*\(|\.write_bytes\s*\(|\.open\s*\(\s*['"][aw]|appendFileSync|writeFileSync|appendFile\s*\(|writeFile\s*\(|createWriteStream|copyFileSync|Add-Content|Set-Content|Out-File|New-Item|Copy-Item|shutil\.copy|>>|\bcrontab\b|New-ItemProperty|Set-ItemProperty|Register-ScheduledTask|schtasks|PROMPT_COMMAND\s*="#,
     )
-    .expect("static regex builds")
 });
 
 /// Paths and places named in a line of another language.
 static PLACE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"(?i)['"`]?([~$\w./\\:-]*(\.bashrc|\.bash_profile|\.profile|\.zshrc|\.zprofile|\.zshenv|\.bash_aliases|config\.fish|\.ssh[/\\]config|authorized_keys|/etc/cron[\w./-]*|LaunchAgents[\w./\\-]*|systemd[/\\]user[\w./\\-]*|autostart[\w./\\-]*|Start Menu\\Programs\\Startup[\w.\\ -]*|Startup[/\\][\w. -]+|CurrentVersion\\Run\w*|\w+\.pth|sitecustomize\.py|usercustomize\.py|\.git[/\\]hooks[/\\][\w.-]+|CLAUDE\.md|AGENTS\.md|GEMINI\.md|MEMORY\.md|\.cursorrules|\.windsurfrules|\.clinerules|copilot-instructions\.md|\.claude[/\\]settings(\.local)?\.json))"#,
     )
-    .expect("static regex builds")
 });
 
 /// Prose that grants the agent what only the user can, or ranks the skill above the user.
 static POLICY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?ix)\b(have\s+been\s+|are\s+|is\s+)?pre-?approved\s+by\b|\balready\s+approved\s+by\s+the\s+user\b|\bapproved\s+by\s+the\s+(workspace\s+)?(administrator|admin|owner)\b|\bdo\s+not\s+stop\s+at\s+permission|\bbypass\w*\s+(the\s+|all\s+)?permission|\boutrank\w*\s+(the\s+)?user|\b(take|takes)\s+(priority|precedence)\s+over\s+(what\s+|anything\s+)?the\s+user|\bover\s+the\s+user'?s\s+(own\s+|earlier\s+)*instructions|\btreated\s+as\s+system-level|\bupdate\s+your\s+(persistent\s+|long-term\s+)?memory\s+so\s+that",
     )
-    .expect("static regex builds")
 });
 
 /// A line that names the folder Python reads `.pth` files from.
 static SITE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?i)site-?packages|getsitepackages|getusersitepackages|user_site|purelib|dist-packages",
     )
-    .expect("static regex builds")
 });
 
 /// Prose that asks the agent to write into its memory or policy files.
 static PROSE_MEMORY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?ix)\b(add|append|write|save|store|record|insert|put|persist|remember)\b[^.\n]{0,80}\b(to|into|in)\s+[`'\x22]?(~/\.claude/)?(CLAUDE\.md|AGENTS\.md|GEMINI\.md|MEMORY\.md|\.cursorrules|\.windsurfrules|\.clinerules|copilot-instructions\.md|(your|the\s+agent'?s|its)\s+(memory|standing\s+instructions|system\s+prompt|rules\s+file|settings))",
     )
-    .expect("static regex builds")
 });
 
 const HELP: &str = "a skill does its work when it is used; it does not make the machine or the agent run anything later on its own";
