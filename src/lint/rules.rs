@@ -191,7 +191,7 @@ catalog! {
     TAMPERING: Security, "security/tampering", Error, "deleting home or system folders, editing other skills or the agent's settings";
     DROPPER: Security, "security/dropper", Error, "a program fetched from a paste site, a password-protected archive or a host that is no registry, or quarantine removed";
     COVERT_INSTRUCTION: Security, "security/covert-instruction", Error, "instructions that demand a hidden or unskippable action sending data";
-    CONCEALMENT: Security, "security/concealment", Error, "instructions to hide a step from the user, do it silently or deny it if asked";
+    CONCEALMENT: Security, "security/concealment", Error, "instructions that keep a step from the user: left unmentioned, done in silence, or denied when asked";
     AGENT_MEMORY: Security, "security/agent-memory", Error, "standing instructions written into an agent's memory or policy files (CLAUDE.md, AGENTS.md, .cursorrules, settings) that widen its permissions, run code or send data";
     DESTRUCTION: Security, "security/destruction", Error, "deleting, overwriting or encrypting data outside the skill's folder and the project's build outputs";
     DATA_THEFT: Security, "security/data-theft", Error, "the repository, shell history, screenshots, clipboard, transcripts or system details sent to a host";
