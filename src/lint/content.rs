@@ -165,12 +165,7 @@ pub fn check(cx: &mut Cx<'_>) {
         super::security::scan(
             cx,
             &file.path,
-            &super::security::Input {
-                rel: &file.rel,
-                text,
-                skill_md,
-                prose,
-            },
+            &super::security::Input::new(&file.rel, text, skill_md, prose),
         );
         exec::scan_encoded_exec(cx, &file.path, text);
         injection::scan_hidden_instructions(cx, &file.path, text, is_markdown(&file.rel));

@@ -7,6 +7,7 @@
 //! or double quotes is an example, not an instruction. Nothing is an example inside an HTML
 //! comment: a reader never sees it.
 
+use crate::lint::exec::ascii_regex;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -41,10 +42,9 @@ static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
 /// Literals that every [`INJECTION`] match holds, searched in the ASCII-lowercased text: one
 /// fast literal search finds the few lines worth the full regex, whatever their letter case.
 static INJECTION_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"ignore|disregard|forget|override|bypass|you are now|mode|have no|had no|<\|im_|<\|system|<\|endoftext|<\|start_header|<<sys>>|inst\]|without|user about|user that|user what",
     )
-    .expect("static regex builds")
 });
 
 /// A negation earlier in the sentence makes a concealment phrase a safety rule ("never send
@@ -194,25 +194,24 @@ pub fn scan_prompt_injection(cx: &mut Cx<'_>, path: &std::path::Path, text: &str
 /// An HTML comment that a model would take as an instruction: it addresses the model or the
 /// reader as "you", or holds a command.
 static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?ix)
         \b(ai|assistant|agent|llm|language\s+model|ai\s+model|claude|chatgpt|gpt-?\d|copilot|codex|gemini)\b
         | \byou\s+(must|should|will|shall|need\s+to|have\s+to|are\s+(required|instructed|to))\b
         | \b(system|hidden|secret)\s+(prompt|instructions?)\b",
     )
-    .expect("static regex builds")
 });
 
 static ACTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?ix)\b(run|execute|exec|send|upload|post|download|install|read|open|delete|remove|fetch|ignore|reveal|include|insert|call|invoke|write|copy|email|tell|say|reply|respond|output)\b",
     )
-    .expect("static regex builds")
 });
 
 static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?ix)\b(curl|wget|invoke-webrequest|iwr|base64|eval|exec)\b.*(https?://|\|)|\|\s*(sh|bash|python[0-9.]*)\b")
-        .expect("static regex builds")
+    ascii_regex(
+        r"(?ix)\b(curl|wget|invoke-webrequest|iwr|base64|eval|exec)\b.*(https?://|\|)|\|\s*(sh|bash|python[0-9.]*)\b",
+    )
 });
 
 /// What makes a comment that speaks to the model harmful to whoever installs the skill: hiding,

@@ -281,7 +281,7 @@ proptest! {
                 let _ = flow::script::flows(t, lang);
             }
             for rel in ["SKILL.md", "scripts/a.sh", "scripts/a.py", "a.ps1"] {
-                let input = skills::lint::security::Input { rel, text: t, skill_md: t, prose: rel == "SKILL.md" };
+                let input = skills::lint::security::Input::new(rel, t, t, rel == "SKILL.md");
                 for (home, prefilter) in skills::lint::security::HOMES.iter().flat_map(|h| [(h, true), (h, false)]) {
                     for hit in (home.findings)(&input, prefilter) {
                         prop_assert!(hit.at <= t.len());

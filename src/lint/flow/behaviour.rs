@@ -39,8 +39,7 @@ macro_rules! pattern {
 /// setting: one literal search decides whether its pattern runs.
 fn windows_admin(code: &str) -> bool {
     static LITERALS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\\|dministrator|DMINISTRATOR|EnableLUA|ConsentPrompt|SecureDesktop")
-            .expect("static regex builds")
+        ascii_regex(r"\\|dministrator|DMINISTRATOR|EnableLUA|ConsentPrompt|SecureDesktop")
     });
     LITERALS.is_match(code)
 }
@@ -183,9 +182,8 @@ static DOWNLOAD_RUN: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-static URL_HOST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\b(https?)://([^/\s'"`)\]>:?#]+)"#).expect("static regex builds")
-});
+static URL_HOST: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex(r#"(?i)\b(https?)://([^/\s'"`)\]>:?#]+)"#));
 
 /// Contents that make a shell start-up line benign: a PATH or variable, a completion, an
 /// environment manager's hook.

@@ -10,6 +10,7 @@
 //! other token as written; it is linear in the statement (one token pass, then a fixed number of
 //! regex rewrites whose patterns have no nested repetition).
 
+use crate::lint::exec::ascii_regex;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -127,28 +128,24 @@ pub fn fold(code: &str, lang: Lang, consts: &HashMap<String, String>) -> String 
     rewrite(&out, lang)
 }
 
-static PY_GETATTR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\bgetattr\(\s*([A-Za-z_][\w.]*)\s*,\s*"([A-Za-z_]\w*)"\s*\)"#)
-        .expect("static regex builds")
-});
+static PY_GETATTR: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex(r#"\bgetattr\(\s*([A-Za-z_][\w.]*)\s*,\s*"([A-Za-z_]\w*)"\s*\)"#));
 static PY_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\b(?:__import__|importlib\.import_module)\(\s*"([A-Za-z_][\w.]*)"\s*\)"#)
-        .expect("static regex builds")
+    ascii_regex(r#"\b(?:__import__|importlib\.import_module)\(\s*"([A-Za-z_][\w.]*)"\s*\)"#)
 });
-static INDEX_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"([\w)\]])\[\s*"([A-Za-z_$][\w$]*)"\s*\]"#).expect("static regex builds")
-});
+static INDEX_NAME: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex(r#"([\w)\]])\[\s*"([A-Za-z_$][\w$]*)"\s*\]"#));
 static JOIN_LIST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:""|'')\s*\.join\(\s*[\[(]\s*((?:"[^"]*"\s*,\s*)*"[^"]*")\s*,?\s*[\])]\s*\)|\(?\s*((?:"[^"]*"\s*,\s*)+"[^"]*")\s*\)?\s*-join\s*(?:""|'')|-join\s*\(?\s*((?:"[^"]*"\s*,\s*)+"[^"]*")\s*\)?"#)
-        .expect("static regex builds")
+    ascii_regex(
+        r#"(?:""|'')\s*\.join\(\s*[\[(]\s*((?:"[^"]*"\s*,\s*)*"[^"]*")\s*,?\s*[\])]\s*\)|\(?\s*((?:"[^"]*"\s*,\s*)+"[^"]*")\s*\)?\s*-join\s*(?:""|'')|-join\s*\(?\s*((?:"[^"]*"\s*,\s*)+"[^"]*")\s*\)?"#,
+    )
 });
-static PS_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)(?:^|[\s;|({])[&.]\s*\(?\s*"([A-Za-z][\w-]*)"\s*\)?"#)
-        .expect("static regex builds")
-});
+static PS_CALL: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex(r#"(?i)(?:^|[\s;|({])[&.]\s*\(?\s*"([A-Za-z][\w-]*)"\s*\)?"#));
 static PS_SCRIPTBLOCK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\[(?:System\.Management\.Automation\.)?scriptblock\]::Create\s*\(|\$ExecutionContext\.InvokeCommand\.(?:InvokeScript|NewScriptBlock)\s*\(|\bInvoke-Command\s+(?:-ScriptBlock\s+)?")
-        .expect("static regex builds")
+    ascii_regex(
+        r"(?i)\[(?:System\.Management\.Automation\.)?scriptblock\]::Create\s*\(|\$ExecutionContext\.InvokeCommand\.(?:InvokeScript|NewScriptBlock)\s*\(|\bInvoke-Command\s+(?:-ScriptBlock\s+)?",
+    )
 });
 
 fn rewrite(code: &str, lang: Lang) -> String {

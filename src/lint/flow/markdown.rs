@@ -2,6 +2,7 @@
 //! with its language and with whether the text around it quotes it (an attack shown to teach
 //! about it) rather than asks for it to be run.
 
+use crate::lint::exec::ascii_regex;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -267,10 +268,9 @@ pub fn describes_attack(context: &str) -> bool {
 
 /// Commands worth reading in an inline code span of prose.
 static INLINE_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"^\s*(\$\s+)?(sudo\s+)?(\./\S+|curl|wget|bash|sh|zsh|nohup|find|sudo|install|ping|drill|exiftool|ssh|scp|rsync|node|deno|tsx|osascript|launchctl|schtasks|python[0-9.]*|node|npx|pip[0-9]?|uv|uvx|npm|yarn|pnpm|bun|gem|cargo|nc|ncat|socat|chmod|crontab|echo|printf|eval|iex|irm|iwr|powershell|pwsh|rm|base64|cat|cp|mv|tar|dig|nslookup|host|security|env|printenv|export|xattr|unzip|7z|setcap|systemctl|launchctl|git|openssl|perl|ruby|Invoke-\w+|xmrig|schtasks|reg|certutil|mshta)\b",
     )
-    .expect("static regex builds")
 });
 
 /// The units of a Markdown file, and the prose paragraphs (ranges, each with its quotation

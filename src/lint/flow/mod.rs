@@ -25,6 +25,7 @@ pub mod script;
 pub mod shell;
 pub mod taint;
 
+use crate::lint::exec::ascii_regex;
 use std::path::Path;
 use std::sync::LazyLock;
 
@@ -566,13 +567,13 @@ static PAYLOAD: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Shell start-up files named anywhere in a unit.
 static RC_FILE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\.(bashrc|bash_profile|bash_login|zshrc|zprofile|zshenv|zlogin)\b|[\s'"/]\.profile\b|config\.fish|\$PROFILE\b"#)
-        .expect("static regex builds")
+    ascii_regex(
+        r#"\.(bashrc|bash_profile|bash_login|zshrc|zprofile|zshenv|zlogin)\b|[\s'"/]\.profile\b|config\.fish|\$PROFILE\b"#,
+    )
 });
 
 static APPEND: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"appendFile|open\([^)]*['"]a|>>|(?i:add-content)|\btee\s+-a\b|\.write\("#)
-        .expect("static regex builds")
+    ascii_regex(r#"appendFile|open\([^)]*['"]a|>>|(?i:add-content)|\btee\s+-a\b|\.write\("#)
 });
 
 /// Persistence is refused when what it installs is a payload ([`PAYLOAD`]) in the same unit;
@@ -610,8 +611,7 @@ fn persistence_payload(
 }
 
 static ENCODED_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[A-Za-z0-9+/]{16,}={0,2}|(?:\\x[0-9a-fA-F]{2}){8,}|\b[0-9a-fA-F]{24,}\b")
-        .expect("static regex builds")
+    ascii_regex(r"[A-Za-z0-9+/]{16,}={0,2}|(?:\\x[0-9a-fA-F]{2}){8,}|\b[0-9a-fA-F]{24,}\b")
 });
 
 /// Runs of a statement that may be encoded text: its string literals and long base64 or hex

@@ -99,10 +99,9 @@ static INSTALL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Names that say they belong to a company, not to the public registry.
 static INTERNAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(^|[-_./@])(internal|corp|corporate|private|intranet|company|inhouse|in-house)([-_./]|$)",
     )
-    .expect("static regex builds")
 });
 
 /// Options whose value is the next word.
@@ -427,11 +426,11 @@ pub fn scan_manifest(rel: &str, text: &str, hits: &mut Vec<Hit>) {
         }
     } else if name == "package.json" {
         static DEP: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#""(dependencies|devDependencies|optionalDependencies|peerDependencies)"\s*:\s*\{([^}]*)\}"#)
-                .expect("static regex builds")
+            ascii_regex(
+                r#""(dependencies|devDependencies|optionalDependencies|peerDependencies)"\s*:\s*\{([^}]*)\}"#,
+            )
         });
-        static KEY: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r#""([^"]+)"\s*:"#).expect("static regex builds"));
+        static KEY: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r#""([^"]+)"\s*:"#));
         for deps in DEP.captures_iter(text) {
             let Some(body) = deps.get(2) else { continue };
             for key in KEY.captures_iter(body.as_str()) {

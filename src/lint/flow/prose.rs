@@ -34,8 +34,9 @@ static SEND: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static DESTINATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bhttps?://\S+|\b[\w.+-]+@[\w-]+\.[\w.]+\b|\bwebhook\b|\bcurl\b|\bendpoint\b|\bserver\b")
-        .expect("static regex builds")
+    ascii_regex(
+        r"(?i)\bhttps?://\S+|\b[\w.+-]+@[\w-]+\.[\w.]+\b|\bwebhook\b|\bcurl\b|\bendpoint\b|\bserver\b",
+    )
 });
 
 static SENSITIVE: LazyLock<Regex> = LazyLock::new(|| {

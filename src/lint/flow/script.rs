@@ -10,6 +10,7 @@
 //! Invariant: a bounded number of passes over the statements of a unit (constants, then
 //! downloads to a fixed point of at most [`PASSES`], then sinks), each statement folded once.
 
+use crate::lint::exec::ascii_regex;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -69,19 +70,17 @@ static SHELL_STRING: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:export\s+)?(?:const|let|var|global|local|\[[\w.]+\])?\s*\$?([A-Za-z_][\w]*)\s*(?::\s*[\w\[\]<>|]+\s*)?=[^=>]")
-        .expect("static regex builds")
+    ascii_regex(
+        r"^\s*(?:export\s+)?(?:const|let|var|global|local|\[[\w.]+\])?\s*\$?([A-Za-z_][\w]*)\s*(?::\s*[\w\[\]<>|]+\s*)?=[^=>]",
+    )
 });
 
-static WITH_AS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\bas\s+([A-Za-z_]\w*)\s*:").expect("static regex builds"));
+static WITH_AS: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r"\bas\s+([A-Za-z_]\w*)\s*:"));
 
-static URL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"\bhttps?://[^\s'"`)\]>|]+"#).expect("static regex builds"));
+static URL: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r#"\bhttps?://[^\s'"`)\]>|]+"#));
 
 static CONST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\s*(?:const|let|var)?\s*\$?([A-Za-z_][\w]*)\s*=\s*"([^"]*)"\s*;?\s*$"#)
-        .expect("static regex builds")
+    ascii_regex(r#"^\s*(?:const|let|var)?\s*\$?([A-Za-z_][\w]*)\s*=\s*"([^"]*)"\s*;?\s*$"#)
 });
 
 fn names(code: &str) -> impl Iterator<Item = &str> {

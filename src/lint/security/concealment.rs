@@ -183,7 +183,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     if prefilter && !TRIGGER.is_match(text) {
         return Vec::new();
     }
-    let (_, prose) = super::code_and_prose(input);
+    let (_, prose) = input.units();
     let mut hits = Vec::new();
     for unit in prose {
         let para = &text[unit.start..unit.end];

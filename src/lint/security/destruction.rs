@@ -22,7 +22,7 @@ use super::{Example, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
 use crate::lint::flow::lex::Lang;
-use crate::lint::flow::shell::acts::{self, Act};
+use crate::lint::flow::shell::acts::Act;
 use crate::lint::rules;
 
 pub const TRIGGERS: &[&str] = &[
@@ -267,7 +267,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     if prefilter && !TRIGGER.is_match(text) {
         return Vec::new();
     }
-    let (code, prose) = super::code_and_prose(input);
+    let (code, prose) = input.units();
     let mut hits = Vec::new();
     let mut push = |at: usize, message: String, quoted| {
         hits.push(Hit {
@@ -278,7 +278,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             quoted,
         });
     };
-    for unit in &code {
+    for (index, unit) in code.iter().enumerate() {
         let body = &text[unit.start..unit.end];
         let lead = &text[super::floor(text, unit.start.saturating_sub(400))..unit.start];
         let quoted = unit.quoted.or_else(|| {
@@ -287,7 +287,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 .then_some("the text around it lists commands never to run")
         });
         if unit.lang == Lang::Shell {
-            for act in acts::acts(body) {
+            for act in input.acts(index) {
                 if let Some(what) = judge(&act, body) {
                     push(
                         unit.start + act.at.min(body.len()),
@@ -322,7 +322,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             }
         }
     }
-    for unit in &prose {
+    for unit in prose {
         let para = &text[unit.start..unit.end];
         if let Some(found) = PROSE.find(para) {
             push(

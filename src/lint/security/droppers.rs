@@ -22,7 +22,6 @@ use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
 use crate::lint::flow::lex::Lang;
 use crate::lint::flow::reputation::{self, Origin};
-use crate::lint::flow::shell::acts;
 use crate::lint::rules::{self, Rule};
 
 pub const TRIGGERS: &[&str] = &["http://", "https://", "HTTP://", "HTTPS://"];
@@ -152,7 +151,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     if prefilter && !TRIGGER.is_match(text) {
         return Vec::new();
     }
-    let (code, prose) = super::code_and_prose(input);
+    let (code, prose) = input.units();
     let mut hits = Vec::new();
     let mut push = |rule: &'static Rule, at: usize, message: String, quoted| {
         hits.push(Hit {
@@ -208,12 +207,12 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             );
         }
     }
-    for unit in &code {
+    for (index, unit) in code.iter().enumerate() {
         let body = &text[unit.start..unit.end];
         if unit.lang == Lang::Shell {
             // A clone from a stranger whose script is run.
             let mut cloned: Vec<String> = Vec::new();
-            for act in acts::acts(body) {
+            for act in input.acts(index) {
                 if act.program == "git" && act.has("clone") {
                     let operands: Vec<&String> = act
                         .args

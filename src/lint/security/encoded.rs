@@ -137,7 +137,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     if prefilter && !TRIGGER.is_match(text) {
         return Vec::new();
     }
-    let (code, prose) = super::code_and_prose(input);
+    let (code, prose) = input.units();
     let mut hits = Vec::new();
     let mut push = |at: usize, message: String, quoted| {
         hits.push(Hit {
@@ -162,7 +162,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         );
     }
     // Code-running calls of every language (the code of `python -c` inside shell too).
-    for unit in &code {
+    for unit in code {
         let body = &text[unit.start..unit.end];
         let powershell = unit.lang == Lang::PowerShell;
         for found in RUNS.captures_iter(body) {
@@ -200,7 +200,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             );
         }
     }
-    for unit in &prose {
+    for unit in prose {
         let para = &text[unit.start..unit.end];
         if let Some(found) = PROSE.find(para) {
             push(

@@ -29,7 +29,7 @@ use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
 use crate::lint::flow::lex::Lang;
 use crate::lint::flow::reputation;
-use crate::lint::flow::shell::acts::{self, Act};
+use crate::lint::flow::shell::acts::Act;
 use crate::lint::rules::{self, Rule};
 
 pub const TRIGGERS: &[&str] = &[
@@ -235,7 +235,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     if prefilter && !TRIGGER.is_match(text) {
         return Vec::new();
     }
-    let (code, prose) = super::code_and_prose(input);
+    let (code, prose) = input.units();
     let mut hits = Vec::new();
     let mut push = |rule: &'static Rule, at: usize, message: String, quoted| {
         hits.push(Hit {
@@ -250,7 +250,11 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let mut vars: HashMap<String, String> = HashMap::new();
     let mut staged: Vec<String> = Vec::new();
     let mut remotes: Vec<(String, String)> = Vec::new();
-    for unit in code.iter().filter(|u| u.lang == Lang::Shell) {
+    for (index, unit) in code
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.lang == Lang::Shell)
+    {
         let body = &text[unit.start..unit.end];
         for (name, value) in ASSIGN
             .captures_iter(body)
@@ -260,7 +264,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 vars.insert(name.as_str().to_owned(), value.as_str().to_owned());
             }
         }
-        for act in acts::acts(body) {
+        for act in input.acts(index) {
             let at = unit.start + act.at.min(body.len());
             let mut seen = format!("{} {}", act.fed, act.line());
             for (name, value) in &vars {
@@ -392,7 +396,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         }
     }
     // Prose: the conversation, files read or credentials put into an address.
-    for unit in &prose {
+    for unit in prose {
         let para = &text[unit.start..unit.end];
         let Some(what) = PROSE_DATA.find(para) else {
             continue;

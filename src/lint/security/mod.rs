@@ -21,12 +21,16 @@ pub mod names;
 pub mod remote_exec;
 pub mod startup;
 
+use std::cell::OnceCell;
+
 use crate::lint::flow::lex::Lang;
 use crate::lint::flow::markdown::{self, Unit};
+use crate::lint::flow::shell::acts::{self, Act};
 use crate::lint::rules;
 
-/// The file a rule reads, as the rule sees it.
-#[derive(Debug, Clone, Copy)]
+/// The file a rule reads, as the rule sees it, with what the rules read of it worked out once
+/// for all of them: its code and prose units, and the commands of each shell unit.
+#[derive(Debug)]
 pub struct Input<'a> {
     /// The path inside the skill (`SKILL.md`, `scripts/x.sh`).
     pub rel: &'a str,
@@ -35,6 +39,46 @@ pub struct Input<'a> {
     pub skill_md: &'a str,
     /// Whether the file is prose (Markdown, text) rather than a program.
     pub prose: bool,
+    units: OnceCell<(Vec<Unit>, Vec<Unit>)>,
+    acts: OnceCell<Vec<OnceCell<Vec<Act>>>>,
+}
+
+impl<'a> Input<'a> {
+    pub fn new(rel: &'a str, text: &'a str, skill_md: &'a str, prose: bool) -> Self {
+        Input {
+            rel,
+            text,
+            skill_md,
+            prose,
+            units: OnceCell::new(),
+            acts: OnceCell::new(),
+        }
+    }
+
+    /// Its code units and its prose units ([`code_and_prose`]).
+    pub fn units(&self) -> (&[Unit], &[Unit]) {
+        let (code, prose) = self.units.get_or_init(|| code_and_prose(self));
+        (code, prose)
+    }
+
+    /// The commands of code unit `index` (a shell unit; none for other languages).
+    pub fn acts(&self, index: usize) -> &[Act] {
+        let (code, _) = self.units();
+        let cells = self
+            .acts
+            .get_or_init(|| code.iter().map(|_| OnceCell::new()).collect());
+        let Some(cell) = cells.get(index) else {
+            return &[];
+        };
+        cell.get_or_init(|| {
+            let unit = &code[index];
+            if unit.lang == Lang::Shell {
+                acts::acts(&self.text[unit.start..unit.end])
+            } else {
+                Vec::new()
+            }
+        })
+    }
 }
 
 /// An example of a rule: a file (path and text) and the rule that must (or must not) refuse it.
@@ -109,7 +153,7 @@ pub fn scan(cx: &mut crate::lint::Cx<'_>, path: &std::path::Path, input: &Input<
 /// The code of a file as the rules read it: a Markdown file's blocks and inline commands (with
 /// their quotation status), a script whole; and the prose paragraphs of a Markdown or text
 /// file.
-pub fn code_and_prose(input: &Input<'_>) -> (Vec<Unit>, Vec<Unit>) {
+fn code_and_prose(input: &Input<'_>) -> (Vec<Unit>, Vec<Unit>) {
     if crate::lint::content::is_markdown(input.rel) {
         return markdown::units(input.text);
     }
@@ -150,16 +194,16 @@ mod tests {
     use crate::lint::rules::Severity;
 
     fn refused(home: &Home, example: &Example, prefilter: bool) -> bool {
-        let input = Input {
-            rel: example.rel,
-            text: example.text,
-            skill_md: if example.rel == "SKILL.md" {
+        let input = Input::new(
+            example.rel,
+            example.text,
+            if example.rel == "SKILL.md" {
                 example.text
             } else {
                 ""
             },
-            prose: crate::lint::content::is_prose(example.rel, false, example.text),
-        };
+            crate::lint::content::is_prose(example.rel, false, example.text),
+        );
         (home.findings)(&input, prefilter).iter().any(|h| {
             h.quoted.is_none()
                 && h.rule.severity == Severity::Error

@@ -70,7 +70,7 @@ pub const TRIGGERS: &[&str] = &[
 /// Every trigger at once, searched by a literal prefilter.
 static TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
     let alternation: Vec<String> = TRIGGERS.iter().map(|t| regex::escape(t)).collect();
-    Regex::new(&alternation.join("|")).expect("static literals build")
+    ascii_regex(&alternation.join("|"))
 });
 
 const HELP: &str =
@@ -316,14 +316,14 @@ fn hit(at: usize, command: &str, origin: &Origin, quoted: Option<&'static str>) 
 
 /// Lines worth a closer look, in the spellings people write.
 static REMOTE_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new("curl|wget|iwr|irm|iex|Invoke-|invoke-|Curl|CURL|Wget|WGET|IWR|IRM|IEX|Iwr|Irm|Iex|urlopen|requests\\.get|httpx\\.get")
-        .expect("static regex builds")
+    ascii_regex(
+        "curl|wget|iwr|irm|iex|Invoke-|invoke-|Curl|CURL|Wget|WGET|IWR|IRM|IEX|Iwr|Irm|Iex|urlopen|requests\\.get|httpx\\.get",
+    )
 });
 
 /// Lines worth a look for [`RAW_EXEC`].
-static RAW_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new("nc |ncat|netcat|socat|telnet|s_client|ssh ").expect("static regex builds")
-});
+static RAW_CANDIDATE: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex("nc |ncat|netcat|socat|telnet|s_client|ssh "));
 
 static REMOTE_EXEC: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(&format!(
@@ -361,20 +361,14 @@ fn fetched_and_run(piped: &str, interpreters: &str, substituted: &str) -> String
 }
 
 /// A URL in a line.
-static URL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?i)\bhttps?://[^\s'"`)\]>|]+"#).expect("static regex builds"));
+static URL: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r#"(?i)\bhttps?://[^\s'"`)\]>|]+"#));
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn codes(rel: &str, text: &str) -> Vec<(&'static str, bool)> {
-        let input = Input {
-            rel,
-            text,
-            skill_md: text,
-            prose: crate::lint::content::is_markdown(rel),
-        };
+        let input = Input::new(rel, text, text, crate::lint::content::is_markdown(rel));
         findings(&input, true)
             .iter()
             .map(|h| (h.rule.code, h.quoted.is_some()))

@@ -26,7 +26,7 @@ use super::{Example, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
 use crate::lint::flow::lex::Lang;
-use crate::lint::flow::shell::acts::{self, Act};
+use crate::lint::flow::shell::acts::Act;
 use crate::lint::rules::{self, Rule};
 
 pub const TRIGGERS: &[&str] = &[
@@ -331,7 +331,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     if prefilter && !TRIGGER.is_match(text) {
         return Vec::new();
     }
-    let (code, prose) = super::code_and_prose(input);
+    let (code, prose) = input.units();
     let mut hits = Vec::new();
     let mut push = |rule: &'static Rule, at: usize, message: String, quoted| {
         let help = if std::ptr::eq(rule, &raw const rules::AGENT_MEMORY) {
@@ -347,10 +347,10 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             quoted,
         });
     };
-    for unit in &code {
+    for (index, unit) in code.iter().enumerate() {
         let body = &text[unit.start..unit.end];
         if unit.lang == Lang::Shell {
-            for act in acts::acts(body) {
+            for act in input.acts(index) {
                 let at = unit.start + act.at.min(body.len());
                 if let Some(what) = registers(&act) {
                     push(
@@ -414,7 +414,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             }
         }
     }
-    for unit in &prose {
+    for unit in prose {
         let para = &text[unit.start..unit.end];
         if let Some(found) = POLICY.find(para) {
             push(

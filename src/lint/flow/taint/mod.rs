@@ -114,23 +114,24 @@ enum Loc {
 }
 
 static HOME_ROOT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"^[\s(\[{,]*["']?(~/?|\$HOME/?|\$\{HOME\}/?|Path\.home\(\)|pathlib\.Path\.home\(\)|os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|os\.homedir\(\)|homedir\(\)|\$env:USERPROFILE|\$env:HOME|os\.environ\[['"]HOME['"]\]|os\.getenv\(\s*['"]HOME['"]\s*\)|process\.env\.HOME)["']?[\s)\]},;:]*$"#,
     )
-    .expect("static regex builds")
 });
 
 static AGENT_PATH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(^|[/\\'"\s])\.(claude|cursor|codex|gemini|codeium|windsurf|continue)([/\\'"]|$)|\.claude\.json|mcp(_config)?\.json"#)
-        .expect("static regex builds")
+    ascii_regex(
+        r#"(^|[/\\'"\s])\.(claude|cursor|codex|gemini|codeium|windsurf|continue)([/\\'"]|$)|\.claude\.json|mcp(_config)?\.json"#,
+    )
 });
 
 /// The agent's own records under its folder: session transcripts, to-dos, logs, caches. Copying
 /// them (a dev container's helper syncing its sessions back to the host) changes neither what the
 /// agent is allowed to do nor the skills it loads.
 static AGENT_DATA: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\.(claude|cursor|codex|gemini)[/\\]+(projects|todos|logs|statsig|shell-snapshots|sessions|history\.jsonl|cache)([/\\'"]|$)"#)
-        .expect("static regex builds")
+    ascii_regex(
+        r#"\.(claude|cursor|codex|gemini)[/\\]+(projects|todos|logs|statsig|shell-snapshots|sessions|history\.jsonl|cache)([/\\'"]|$)"#,
+    )
 });
 
 /// Whether `text` names a path of an agent's configuration or skills, not only its records.
@@ -171,10 +172,9 @@ fn whole_arg(code: &str, name: &str) -> bool {
 }
 
 static DEF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"^\s*(?:async\s+)?(?:def|function)\s+([A-Za-z_$][\w$-]*)\s*\(([^)]*)\)|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\s*)?\(([^)]*)\)|^\s*([A-Za-z_][\w]*)\s*\(\)\s*\{|^\s*function\s+([A-Za-z_][\w-]*)\s*\{",
     )
-    .expect("static regex builds")
 });
 
 fn param_names(params: &str) -> Vec<String> {
@@ -613,27 +613,26 @@ fn contains_word(text: &str, word: &str) -> bool {
     })
 }
 
-static OPENED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\bopen\(\s*['"]([^'"]+)['"]\s*,\s*['"][wa]"#).expect("static regex builds")
-});
+static OPENED: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex(r#"\bopen\(\s*['"]([^'"]+)['"]\s*,\s*['"][wa]"#));
 
 fn opened_path(code: &str) -> Option<String> {
     OPENED.captures(code).map(|c| c[1].to_owned())
 }
 
 static WRITTEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"(?:>>?\s*|\btee\s+(?:-a\s+)?|writeFile(?:Sync)?\(\s*|appendFile(?:Sync)?\(\s*|\.save\(\s*|Out-File\s+(?:-FilePath\s+)?|Set-Content\s+(?:-Path\s+)?|Add-Content\s+(?:-Path\s+)?|\bcp\s+(?:-\w+\s+)*\S+\s+|\bshutil\.copy\w*\([^,]*\),?\s*|\bshutil\.copy\w*\([^,]*,\s*)['"]?([~$\w./\\:-]*[./][\w-]+)"#,
     )
-    .expect("static regex builds")
 });
 
 /// Files a statement writes to, and files it names with a data extension (the tool that
 /// holds the secret embeds it there: `exiftool -Comment=… shot.png`).
 fn written_paths(code: &str) -> Vec<String> {
     static FILE_ARG: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"[\w./~-]+\.(png|jpe?g|gif|bmp|svg|webp|ico|tiff?|pdf|txt|json|zip|tar|gz|tgz|mp4|mov|csv|xlsx|docx|log|dat|bin)\b")
-            .expect("static regex builds")
+        ascii_regex(
+            r"[\w./~-]+\.(png|jpe?g|gif|bmp|svg|webp|ico|tiff?|pdf|txt|json|zip|tar|gz|tgz|mp4|mov|csv|xlsx|docx|log|dat|bin)\b",
+        )
     });
     let mut out: Vec<String> = WRITTEN
         .captures_iter(code)

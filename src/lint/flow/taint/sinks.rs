@@ -1,5 +1,6 @@
 //! What reaches a sink: findings of exfiltration, decoded text run, and tampering.
 
+use crate::lint::exec::ascii_regex;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -177,8 +178,7 @@ pub(super) fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hi
     }
     let Some(src) = state.taint_of(s, 0, at) else {
         static SUBDOMAIN_DATA: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"(\$\w+|\$\{\w+\}|\$\([^)]*\)|\{[^}]+\})\.[A-Za-z0-9-]+\.[A-Za-z]{2,}")
-                .expect("static regex builds")
+            ascii_regex(r"(\$\w+|\$\{\w+\}|\$\([^)]*\)|\{[^}]+\})\.[A-Za-z0-9-]+\.[A-Za-z]{2,}")
         });
         if kind == "DNS lookup"
             && let Some(m) = SUBDOMAIN_DATA.find(&s.code)

@@ -1,6 +1,7 @@
 //! Sources (the environment, secret-named variables, credential stores) and what tells where a
 //! value goes (sinks, hosts, whose host a secret belongs to).
 
+use crate::lint::exec::ascii_regex;
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
@@ -11,10 +12,9 @@ use super::*;
 // --- sources -------------------------------------------------------------------------------
 
 pub(super) static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r"(?i)(^|_)(token|tokens|secret|secrets|password|passwd|passphrase|pwd|apikey|api_key|private_key|access_key|secret_key|credentials?|session|cookie|cookies|jwt|auth|mnemonic|seed)(_|$)|_key$|^key$|_pat$",
     )
-    .expect("static regex builds")
 });
 
 /// Whether a variable name says it holds a secret.
@@ -113,25 +113,26 @@ pub(super) fn secret(name: &str, at: usize) -> Source {
 }
 
 pub(super) static NAMED_ENV: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"os\.environ\s*\[\s*['"](\w+)|os\.environ\.get\(\s*['"](\w+)|os\.getenv\(\s*['"](\w+)|process\.env\.(\w+)|process\.env\[\s*['"](\w+)|Deno\.env\.get\(\s*['"](\w+)|import\.meta\.env\.(\w+)|ENV\[\s*['"](\w+)|ENV\.fetch\(\s*['"](\w+)|(?i:\$env:)(\w+)|getenv\(\s*['"](\w+)|GetEnvironmentVariable\(\s*['"](\w+)"#,
     )
-    .expect("static regex builds")
 });
 
 /// A variable read by a name held in another (`os.environ[name]`, `process.env[n]`, `${!v}`,
 /// `printenv "$v"`, `[Environment]::GetEnvironmentVariable($n)`, `Get-Item "env:$n"`): the
 /// name is what the holder's constant says.
 pub(super) static NAMED_BY_CONST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:os\.environ\.get|os\.getenv|getenv|os\.environ\[|process\.env\[|ENV\[|ENV\.fetch\()\(?\s*([A-Za-z_]\w*)\s*[,)\]]")
-        .expect("static regex builds")
+    ascii_regex(
+        r"(?:os\.environ\.get|os\.getenv|getenv|os\.environ\[|process\.env\[|ENV\[|ENV\.fetch\()\(?\s*([A-Za-z_]\w*)\s*[,)\]]",
+    )
 });
 
 /// The shell and PowerShell forms of [`NAMED_BY_CONST`], which all hold a `$`: only code with
 /// one is searched, and the literals of the pattern let the search skip the rest.
 pub(super) static NAMED_BY_VAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"GetEnvironmentVariable\(\s*\$([A-Za-z_]\w*)\s*[,)]|\$\{!([A-Za-z_]\w*)\}|\bprintenv\s+["']?\$\{?([A-Za-z_]\w*)|\b(?:Get-Item|Get-ChildItem|get-item|get-childitem|gci|gi)\s+["']?[Ee]nv:\$([A-Za-z_]\w*)"#)
-        .expect("static regex builds")
+    ascii_regex(
+        r#"GetEnvironmentVariable\(\s*\$([A-Za-z_]\w*)\s*[,)]|\$\{!([A-Za-z_]\w*)\}|\bprintenv\s+["']?\$\{?([A-Za-z_]\w*)|\b(?:Get-Item|Get-ChildItem|get-item|get-childitem|gci|gi)\s+["']?[Ee]nv:\$([A-Za-z_]\w*)"#,
+    )
 });
 
 pub(super) static WHOLE_ENV: LazyLock<Regex> = LazyLock::new(|| {
@@ -296,10 +297,9 @@ pub(super) static DECODE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) static WRITE_READABLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"(>>?\s*|\btee\s+(-a\s+)?|open\(\s*|writeFile(Sync)?\(\s*|write_text|Out-File\s+|Set-Content\s+|Add-Content\s+|\.save\(\s*|\bcp\s+(-\w+\s+)*\S+\s+|\bshutil\.copy\w*\([^,]*,\s*|Copy-Item\s+\S+\s+(-Destination\s+)?)['"]?(?P<path>(/tmp|/var/tmp|/dev/shm|/var/www|/srv/www|\$TMPDIR|\$env:TEMP|C:\\Users\\Public|~/Public|\$HOME/Public|\./public/|public/|www/|static/)[^\s'")]*)"#,
     )
-    .expect("static regex builds")
 });
 
 /// A host a stranger controls or that hides who runs it: paste sites, request bins, webhooks,
@@ -366,13 +366,13 @@ pub fn bad_host(host: &str) -> Option<String> {
 }
 
 pub(super) static URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\b(https?|wss?|ftp|tcp|udp)://([^/\s'"`)\]>:?#@]+@)?([^/\s'"`)\]>:?#,;]+)"#)
-        .expect("static regex builds")
+    ascii_regex(r#"(?i)\b(https?|wss?|ftp|tcp|udp)://([^/\s'"`)\]>:?#@]+@)?([^/\s'"`)\]>:?#,;]+)"#)
 });
 
 pub(super) static RAW_HOST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"/dev/(?:tcp|udp)/([^/\s]+)/|\b(?:nc|ncat|netcat|telnet)\s+(?:-\w+\s+)*([A-Za-z0-9][\w.-]*\.[A-Za-z]{2,}|\d+\.\d+\.\d+\.\d+)\s")
-        .expect("static regex builds")
+    ascii_regex(
+        r"/dev/(?:tcp|udp)/([^/\s]+)/|\b(?:nc|ncat|netcat|telnet)\s+(?:-\w+\s+)*([A-Za-z0-9][\w.-]*\.[A-Za-z]{2,}|\d+\.\d+\.\d+\.\d+)\s",
+    )
 });
 
 /// Hosts named in `text`.

@@ -1,6 +1,7 @@
 //! Statements as the analysis reads them: code without comments, the names read, the strings,
 //! and what a statement assigns.
 
+use crate::lint::exec::ascii_regex;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -154,10 +155,8 @@ pub fn prepare(text: &str, toks: &[Token], lang: Lang) -> Option<Stmt> {
     })
 }
 
-pub(super) static ENV_ARG: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(env|environ|extra_env)\s*[=:]\s*\$?\{?\s*(\*\*)?\$?(\w+)")
-        .expect("static regex builds")
-});
+pub(super) static ENV_ARG: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex(r"\b(env|environ|extra_env)\s*[=:]\s*\$?\{?\s*(\*\*)?\$?(\w+)"));
 
 pub(super) fn env_arguments(code: &str) -> Vec<String> {
     ENV_ARG
