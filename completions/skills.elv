@@ -691,8 +691,8 @@ set edit:completion:arg-completer[skills] = {|@words|
             cand -v 'Print more about what is done (repeat for more)'
             cand --verbose 'Print more about what is done (repeat for more)'
             cand --no-progress 'Never draw progress bars'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }

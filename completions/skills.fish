@@ -1325,7 +1325,7 @@ never\t''"
 complete -c skills -n "__fish_skills_using_subcommand completions" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand completions" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
-complete -c skills -n "__fish_skills_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c skills -n "__fish_skills_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skills -n "__fish_skills_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve cache completions help" -f -a "add" -d 'Install skills from a repository, URL or folder into agent dirs'
 complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve cache completions help" -f -a "remove" -d 'Remove installed skills and their lock entries'

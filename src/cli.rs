@@ -632,6 +632,16 @@ pub struct InitArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    after_long_help = "The script completes commands, flags, values and agent ids; install it where \
+your shell looks (`skills completions bash > ~/.local/share/bash-completion/completions/skills`).\n\n\
+Installed skill names (for `remove`, `update`, `check` and `prompt --skill`) change with every \
+`add`, so no script can hold them: the dynamic completion asks `skills` at each Tab, and completes \
+everything else as the script does. Load it instead of the script:\n  \
+bash: echo 'source <(SKILLS_COMPLETE=bash skills)' >> ~/.bashrc\n  \
+zsh:  echo 'source <(SKILLS_COMPLETE=zsh skills)' >> ~/.zshrc\n  \
+fish: echo 'SKILLS_COMPLETE=fish skills | source' > ~/.config/fish/completions/skills.fish"
+)]
 pub struct CompletionsArgs {
     /// The shell to print a completion script for
     #[arg(value_enum)]

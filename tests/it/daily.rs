@@ -732,6 +732,114 @@ fn completions_complete_agent_ids() {
     }
 }
 
+/// What the dynamic completion (`SKILLS_COMPLETE=<shell> skills -- <words>`, as the script of
+/// `source <(SKILLS_COMPLETE=bash skills)` calls it at each Tab) offers for the last word.
+fn complete(context: &TestContext, shell: &str, words: &[&str]) -> Vec<String> {
+    let output = run(context
+        .command()
+        .env("SKILLS_COMPLETE", shell)
+        // Where bash's and zsh's scripts say the cursor is: the last word.
+        .env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+        .env("_CLAP_IFS", "\n")
+        .arg("--")
+        .args(words));
+    ok(&output);
+    assert!(
+        output.stderr.is_empty(),
+        "a Tab prints nothing else: {}",
+        output.stderr
+    );
+    output
+        .stdout
+        .lines()
+        .map(|line| {
+            line.split(['\t', ':'])
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn dynamic_completion_offers_installed_skill_names_to_remove_update_check_and_prompt() {
+    let context = TestContext::new();
+    vendor(&context);
+    ok(&run(context.command().args([
+        "add",
+        "./vendor",
+        "--skill",
+        "*",
+        "-a",
+        "claude-code",
+        "-y",
+    ])));
+    let names = |candidates: &[String]| -> Vec<String> {
+        candidates
+            .iter()
+            .filter(|c| !c.starts_with('-'))
+            .cloned()
+            .collect()
+    };
+    for shell in ["bash", "zsh", "fish"] {
+        for words in [
+            &["skills", "remove", ""][..],
+            &["skills", "rm", "--skill", ""],
+            &["skills", "update", ""],
+            &["skills", "check", ""],
+            &["skills", "prompt", "--skill", ""],
+        ] {
+            assert_eq!(
+                names(&complete(&context, shell, words)),
+                ["notes", "pdf"],
+                "{shell} {words:?}"
+            );
+        }
+        assert_eq!(
+            complete(&context, shell, &["skills", "remove", "p"]),
+            ["pdf"],
+            "{shell}"
+        );
+        // Not where a name is a source's skill, or a path.
+        assert!(
+            !complete(
+                &context,
+                shell,
+                &["skills", "add", "./vendor", "--skill", ""]
+            )
+            .contains(&"pdf".to_owned()),
+            "{shell}"
+        );
+    }
+    // Fish shows each skill's description beside its name.
+    let output = run(context
+        .command()
+        .env("SKILLS_COMPLETE", "fish")
+        .args(["--", "skills", "remove", ""]));
+    assert!(
+        output.stdout.lines().any(|l| l.starts_with("pdf\t")),
+        "{}",
+        output.stdout
+    );
+    // The shell's script: it calls this binary back with the same variable.
+    let output = run(context.command().env("SKILLS_COMPLETE", "bash"));
+    ok(&output);
+    assert!(
+        output.stdout.contains("SKILLS_COMPLETE=\"bash\""),
+        "{}",
+        output.stdout
+    );
+    // The static scripts stay as they were, and the variable unset is a normal run.
+    ok(&run(context.command().args(["completions", "bash"])));
+    let output = run(context.command().args(["list", "--json"]));
+    ok(&output);
+    assert!(
+        output.stdout.contains("\"version\": 1"),
+        "{}",
+        output.stdout
+    );
+}
+
 // 10. Offline by content: the lock's URLs resolve elsewhere now (another mirror, another
 // network), and this machine holds every locked byte.
 #[test]
