@@ -24,7 +24,7 @@ pub const SKILLS_DIR: &str = "SKILLS_DIR";
 /// dir + `/skills`).
 pub const SKILLS_CACHE_DIR: &str = "SKILLS_CACHE_DIR";
 /// `1`: `skills install` restores from this machine only (the shared store and the git cache),
-/// as with `--offline`.
+/// and `skills add` and `skills use` open sources from it, as with `--offline`.
 pub const SKILLS_OFFLINE: &str = "SKILLS_OFFLINE";
 /// Folders trusted as the project although another user owns them or every user may write to
 /// them (git's `safe.directory`): paths separated as in `PATH`; `dir/*` trusts a folder and every

@@ -899,3 +899,113 @@ fn wide_terminal(context: &TestContext, args: &[&str]) -> expectrl::session::OsS
     session.set_expect_timeout(Some(std::time::Duration::from_secs(30)));
     session
 }
+
+/// Every file under `dir` with its bytes, by path relative to it.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for path in crate::add::tree(dir) {
+        if !path.ends_with('/') {
+            out.push((path.clone(), std::fs::read(dir.join(&path)).unwrap()));
+        }
+    }
+    out
+}
+
+// 10, last part: another skill of a repository the cache holds, with no network.
+#[test]
+fn add_and_use_offline_open_another_skill_of_a_cached_repository_without_the_network() {
+    use crate::add::{Remote, fixture};
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    remote.upstream("acme/flat", &fixture("flat"));
+    let base_url = remote.daemon.base_url.clone();
+    ok(&run(context
+        .command()
+        .args([
+            "add",
+            "acme/flat",
+            "--skill",
+            "pdf-forms",
+            "-a",
+            "claude-code",
+            "-y",
+        ])
+        .env("SKILLS_GITHUB_URL", &base_url)));
+    let commit = lock(&context)["skills"]["pdf-forms"]["commit"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // The network is gone: the daemon is stopped, its port closed.
+    drop(remote);
+    let offline = |args: &[&str]| {
+        run(context
+            .command()
+            .args(args)
+            .env("SKILLS_GITHUB_URL", &base_url))
+    };
+    let output = offline(&[
+        "add",
+        "acme/flat",
+        "--skill",
+        "csv-tools",
+        "-a",
+        "claude-code",
+        "-y",
+        "--offline",
+    ]);
+    ok(&output);
+    let installed = context.project.join(".claude/skills/csv-tools");
+    assert_eq!(
+        files(&installed),
+        files(&fixture("flat").join("skills/csv-tools")),
+        "byte for byte"
+    );
+    let entry = &lock(&context)["skills"]["csv-tools"];
+    assert_eq!(entry["commit"], commit.as_str(), "the commit the cache saw");
+    assert_eq!(entry["source"], "acme/flat");
+    // `SKILLS_OFFLINE=1` does the same, and `use` too.
+    let output = run(context
+        .command()
+        .args(["use", "acme/flat@release-notes"])
+        .env("SKILLS_GITHUB_URL", &base_url)
+        .env("SKILLS_OFFLINE", "1"));
+    ok(&output);
+    assert!(output.stdout.contains("release-notes"), "{}", output.stdout);
+    let output = offline(&["use", "acme/flat", "--skill", "release-notes", "--offline"]);
+    ok(&output);
+    // A repository no run fetched: a clear error that names `--offline`, and nothing written.
+    let before = std::fs::read(context.project.join("skills-lock.json")).unwrap();
+    let output = offline(&[
+        "add",
+        "acme/never",
+        "--skill",
+        "x",
+        "-a",
+        "claude-code",
+        "-y",
+        "--offline",
+    ]);
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(
+        output
+            .stderr
+            .contains("offline, and the git cache holds no copy of")
+            && output.stderr.contains("acme/never")
+            && output.stderr.contains("without `--offline`"),
+        "{}",
+        output.stderr
+    );
+    // A branch the cache never saw.
+    let output = offline(&["add", "acme/flat#dev", "--skill", "x", "-y", "--offline"]);
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("no run fetched `dev`")
+            && output.stderr.contains("without `--offline`"),
+        "{}",
+        output.stderr
+    );
+    assert_eq!(
+        std::fs::read(context.project.join("skills-lock.json")).unwrap(),
+        before
+    );
+}
