@@ -209,7 +209,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__add)
-            opts="-s -g -y -l -a -q -v -h -V --skill --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --agent --quiet --verbose --color --no-progress --help --version"
+            opts="-s -g -y -l -a -q -v -h -V --offline --skill --subagent --global --copy --yes --all --list --dry-run --force --full-depth --metadata --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --agent --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1225,7 +1225,7 @@ _skills() {
             return 0
             ;;
         skills__subcmd__use)
-            opts="-s -a -q -v -h -V --skill --agent --full-depth --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
+            opts="-s -a -q -v -h -V --skill --agent --full-depth --offline --json --max-file-size --max-skill-size --max-files --max-download-size --max-extracted-size --allow --no-verify --quiet --verbose --color --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -152,6 +152,7 @@ sisu\t''"
 complete -c skills -n "__fish_skills_using_subcommand add" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c skills -n "__fish_skills_using_subcommand add" -l offline -d 'Open the source from this machine only, never the network: a git repository as the last run that fetched it saw it (its default branch, or the `#ref`), or a folder (also `SKILLS_OFFLINE=1`)'
 complete -c skills -n "__fish_skills_using_subcommand add" -s g -l global -d 'Work on the user\'s skills (`~/.agents/skills`, …) instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand add" -l copy -d 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks'
 complete -c skills -n "__fish_skills_using_subcommand add" -s y -l yes -d 'Do not ask for confirmation'
@@ -260,6 +261,7 @@ sisu\t''"
 complete -c skills -n "__fish_skills_using_subcommand a" -l color -d 'When to use color (`NO_COLOR` is honoured)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c skills -n "__fish_skills_using_subcommand a" -l offline -d 'Open the source from this machine only, never the network: a git repository as the last run that fetched it saw it (its default branch, or the `#ref`), or a folder (also `SKILLS_OFFLINE=1`)'
 complete -c skills -n "__fish_skills_using_subcommand a" -s g -l global -d 'Work on the user\'s skills (`~/.agents/skills`, …) instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand a" -l copy -d 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks'
 complete -c skills -n "__fish_skills_using_subcommand a" -s y -l yes -d 'Do not ask for confirmation'
@@ -880,7 +882,7 @@ complete -c skills -n "__fish_skills_using_subcommand install" -l color -d 'When
 always\t''
 never\t''"
 complete -c skills -n "__fish_skills_using_subcommand install" -l frozen -d 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked'
-complete -c skills -n "__fish_skills_using_subcommand install" -l offline -d 'Restore from this machine only (the shared cache), never the network; name what cannot be restored (also `SKILLS_OFFLINE=1`)'
+complete -c skills -n "__fish_skills_using_subcommand install" -l offline -d 'Restore from this machine only (the shared cache), never the network; name what cannot be restored (also `SKILLS_OFFLINE=1`). With a SOURCE, as `skills add --offline`'
 complete -c skills -n "__fish_skills_using_subcommand install" -s g -l global -d 'Work on the user\'s skills (`~/.agents/skills`, …) instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand install" -l copy -d 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks'
 complete -c skills -n "__fish_skills_using_subcommand install" -s y -l yes -d 'Do not ask for confirmation'
@@ -990,7 +992,7 @@ complete -c skills -n "__fish_skills_using_subcommand i" -l color -d 'When to us
 always\t''
 never\t''"
 complete -c skills -n "__fish_skills_using_subcommand i" -l frozen -d 'Fail (exit 1, nothing written) unless every skill is reproduced exactly as locked'
-complete -c skills -n "__fish_skills_using_subcommand i" -l offline -d 'Restore from this machine only (the shared cache), never the network; name what cannot be restored (also `SKILLS_OFFLINE=1`)'
+complete -c skills -n "__fish_skills_using_subcommand i" -l offline -d 'Restore from this machine only (the shared cache), never the network; name what cannot be restored (also `SKILLS_OFFLINE=1`). With a SOURCE, as `skills add --offline`'
 complete -c skills -n "__fish_skills_using_subcommand i" -s g -l global -d 'Work on the user\'s skills (`~/.agents/skills`, …) instead of the project\'s'
 complete -c skills -n "__fish_skills_using_subcommand i" -l copy -d 'Copy into every agent dir instead of one copy in `.agents/skills` plus symlinks'
 complete -c skills -n "__fish_skills_using_subcommand i" -s y -l yes -d 'Do not ask for confirmation'
@@ -1074,6 +1076,7 @@ complete -c skills -n "__fish_skills_using_subcommand use" -l color -d 'When to 
 always\t''
 never\t''"
 complete -c skills -n "__fish_skills_using_subcommand use" -l full-depth -d 'Search the whole source even when its root is a skill'
+complete -c skills -n "__fish_skills_using_subcommand use" -l offline -d 'Open the source from this machine only, never the network: a git repository as the last run that fetched it saw it, or a folder (also `SKILLS_OFFLINE=1`)'
 complete -c skills -n "__fish_skills_using_subcommand use" -l json -d 'Print one JSON document (`"version": 1`) with the prompt and the skill\'s folder'
 complete -c skills -n "__fish_skills_using_subcommand use" -l no-verify -d 'Do not check skills before writing them (for this run only; not recorded)'
 complete -c skills -n "__fish_skills_using_subcommand use" -s q -l quiet -d 'Print only data and errors'
@@ -1325,7 +1328,7 @@ never\t''"
 complete -c skills -n "__fish_skills_using_subcommand completions" -s q -l quiet -d 'Print only data and errors'
 complete -c skills -n "__fish_skills_using_subcommand completions" -s v -l verbose -d 'Print more about what is done (repeat for more)'
 complete -c skills -n "__fish_skills_using_subcommand completions" -l no-progress -d 'Never draw progress bars'
-complete -c skills -n "__fish_skills_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c skills -n "__fish_skills_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skills -n "__fish_skills_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve cache completions help" -f -a "add" -d 'Install skills from a repository, URL or folder into agent dirs'
 complete -c skills -n "__fish_skills_using_subcommand help; and not __fish_seen_subcommand_from add remove list find install check update use sync manifest doctor lint init prompt serve cache completions help" -f -a "remove" -d 'Remove installed skills and their lock entries'

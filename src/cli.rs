@@ -317,6 +317,11 @@ pub struct AddArgs {
     /// Where the skills are (see the forms below)
     #[arg(value_name = "SOURCE")]
     pub source: Option<String>,
+    /// Open the source from this machine only, never the network: a git repository as the last
+    /// run that fetched it saw it (its default branch, or the `#ref`), or a folder (also
+    /// `SKILLS_OFFLINE=1`)
+    #[arg(long)]
+    pub offline: bool,
     #[command(flatten)]
     pub options: AddOptions,
 }
@@ -437,8 +442,8 @@ pub struct InstallArgs {
     #[arg(long, conflicts_with = "source")]
     pub frozen: bool,
     /// Restore from this machine only (the shared cache), never the network; name what cannot be
-    /// restored (also `SKILLS_OFFLINE=1`)
-    #[arg(long, conflicts_with = "source")]
+    /// restored (also `SKILLS_OFFLINE=1`). With a SOURCE, as `skills add --offline`
+    #[arg(long)]
     pub offline: bool,
     #[command(flatten)]
     pub options: AddOptions,
@@ -559,6 +564,10 @@ pub struct UseArgs {
     /// Search the whole source even when its root is a skill
     #[arg(long)]
     pub full_depth: bool,
+    /// Open the source from this machine only, never the network: a git repository as the last
+    /// run that fetched it saw it, or a folder (also `SKILLS_OFFLINE=1`)
+    #[arg(long)]
+    pub offline: bool,
     /// Print one JSON document (`"version": 1`) with the prompt and the skill's folder
     #[arg(long, conflicts_with = "agent")]
     pub json: bool,
@@ -632,6 +641,16 @@ pub struct InitArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    after_long_help = "The script completes commands, flags, values and agent ids; install it where \
+your shell looks (`skills completions bash > ~/.local/share/bash-completion/completions/skills`).\n\n\
+Installed skill names (for `remove`, `update`, `check` and `prompt --skill`) change with every \
+`add`, so no script can hold them: the dynamic completion asks `skills` at each Tab, and completes \
+everything else as the script does. Load it instead of the script:\n  \
+bash: echo 'source <(SKILLS_COMPLETE=bash skills)' >> ~/.bashrc\n  \
+zsh:  echo 'source <(SKILLS_COMPLETE=zsh skills)' >> ~/.zshrc\n  \
+fish: echo 'SKILLS_COMPLETE=fish skills | source' > ~/.config/fish/completions/skills.fish"
+)]
 pub struct CompletionsArgs {
     /// The shell to print a completion script for
     #[arg(value_enum)]

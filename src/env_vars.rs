@@ -24,7 +24,7 @@ pub const SKILLS_DIR: &str = "SKILLS_DIR";
 /// dir + `/skills`).
 pub const SKILLS_CACHE_DIR: &str = "SKILLS_CACHE_DIR";
 /// `1`: `skills install` restores from this machine only (the shared store and the git cache),
-/// as with `--offline`.
+/// and `skills add` and `skills use` open sources from it, as with `--offline`.
 pub const SKILLS_OFFLINE: &str = "SKILLS_OFFLINE";
 /// Folders trusted as the project although another user owns them or every user may write to
 /// them (git's `safe.directory`): paths separated as in `PATH`; `dir/*` trusts a folder and every
@@ -34,6 +34,12 @@ pub const SKILLS_SAFE_DIRECTORIES: &str = "SKILLS_SAFE_DIRECTORIES";
 /// Set by `sudo` to the user it runs for: as root, a project that user owns is trusted, as git
 /// does.
 pub const SUDO_UID: &str = "SUDO_UID";
+/// Set to a shell (`bash`, `zsh`, `fish`, `elvish`, `powershell`): the run prints that shell's
+/// dynamic completion script, or, as called by that script, the candidates for the words after
+/// `--` (installed skill names included), and does nothing else. clap's `COMPLETE` protocol under
+/// our own name, as cargo's `CARGO_COMPLETE`: a `COMPLETE` set for another program never turns a
+/// `skills` run into a completion. Empty or `0`: a normal run.
+pub const SKILLS_COMPLETE: &str = "SKILLS_COMPLETE";
 /// Set to `1` in `cargo test` to rewrite snapshots of generated files (completions, man pages).
 pub const SKILLS_BLESS: &str = "SKILLS_BLESS";
 /// Disables color, as everywhere (<https://no-color.org>).

@@ -45,6 +45,16 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // A Tab in a shell with the dynamic completion loaded: answer it and nothing else.
+    match commands::completions::dynamic(&args) {
+        Ok(true) => return ExitStatus::Success.into(),
+        Ok(false) => {}
+        Err(err) => {
+            let _ = err.print();
+            return ExitStatus::Error.into();
+        }
+    }
     let cli = match cli::Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(err) => {

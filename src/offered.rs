@@ -44,11 +44,13 @@ impl Hint for OfferError {
     }
 }
 
-/// Opens the source `input` and finds its skills; a source with none is an error.
+/// Opens the source `input` (`offline`: from this machine only) and finds its skills; a source
+/// with none is an error.
 pub fn open_offered(
     input: &str,
     scope: &Scope,
     full_depth: bool,
+    offline: bool,
     limits: crate::source::web::WebLimits,
     printer: &Printer,
 ) -> Result<Found, OfferError> {
@@ -57,6 +59,9 @@ pub fn open_offered(
     let mut settings = Scope::git_settings(printer.progress());
     settings.web = limits;
     let mut opening = Sources::new(settings.clone());
+    if offline {
+        opening.go_offline();
+    }
     let request = opening.request(&source, &scope.lock_dir(), scope.global)?;
     let opened = opening.open(&request)?;
     // A web index lists its skills: nothing to search, nothing downloaded before choosing.

@@ -70,6 +70,8 @@ pub struct Add {
     pub dry_run: bool,
     pub force: bool,
     pub full_depth: bool,
+    /// `--offline` or `SKILLS_OFFLINE`: the source from this machine only.
+    pub offline: bool,
     pub json: bool,
     pub limits: SourceLimits,
     pub gate: gate::Policy,
@@ -81,7 +83,11 @@ impl Add {
     /// `--skill` and `--agent` take several values (`-a claude-code codex`, as the reference),
     /// so `skills add -a claude-code owner/repo` hands the source to `-a`. Skill names and
     /// agent ids never hold `/`, `:` or a leading `.`/`~`; a value that does is the source.
-    pub fn resolve(source: Option<&String>, options: &cli::AddOptions) -> Option<Add> {
+    pub fn resolve(
+        source: Option<&String>,
+        options: &cli::AddOptions,
+        offline: bool,
+    ) -> Option<Add> {
         let mut options = options.clone();
         let looks_like_source =
             |v: &String| v.contains(['/', ':', '\\']) || v.starts_with(['.', '~']);
@@ -110,6 +116,7 @@ impl Add {
             dry_run: options.dry_run,
             force: options.force,
             full_depth: options.full_depth,
+            offline: offline || crate::env_vars::offline(),
             json: options.json,
             limits: limits(&options.limits),
             gate: gate(&options.gate),
@@ -178,6 +185,8 @@ pub struct Use {
     pub skill: Option<String>,
     pub agent: Option<String>,
     pub full_depth: bool,
+    /// `--offline` or `SKILLS_OFFLINE`: the source from this machine only.
+    pub offline: bool,
     pub json: bool,
     pub limits: SourceLimits,
     pub gate: gate::Policy,
@@ -191,6 +200,7 @@ impl Use {
             skill: args.skill.clone(),
             agent: args.agent.clone(),
             full_depth: args.full_depth,
+            offline: args.offline || crate::env_vars::offline(),
             json: args.json,
             limits: limits(&args.limits),
             gate: gate(&args.gate),

@@ -41,7 +41,8 @@ enum Outcome {
 /// `skills install SOURCE` (and `skills i SOURCE`) is `skills add SOURCE`, as in `npx skills`:
 /// the settings to add it with, when a source is given (dispatch hands them to `add`).
 pub fn as_add(args: &InstallArgs) -> Result<Option<settings::Add>, Error> {
-    let Some(add) = settings::Add::resolve(args.source.as_ref(), &args.options) else {
+    let Some(add) = settings::Add::resolve(args.source.as_ref(), &args.options, args.offline)
+    else {
         return Ok(None);
     };
     if args.frozen {

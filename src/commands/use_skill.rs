@@ -54,6 +54,7 @@ pub fn run(args: &crate::cli::UseArgs, printer: &Printer) -> Result<ExitStatus, 
         &args.source,
         &scope,
         args.full_depth,
+        args.offline,
         args.limits.web,
         printer,
     )?;

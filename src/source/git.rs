@@ -717,6 +717,19 @@ pub fn cached_unverified(url: &str, oid: &str, settings: &GitSettings) -> bool {
         })
 }
 
+/// The refs of `url` this machine knows without the network: a local repository's own, else
+/// the tips its cache repository recorded when it was last fetched ([`super::tips`]). `None`
+/// when no run fetched `url` into the cache (or the repository is gone).
+pub fn known_refs(url: &str, settings: &GitSettings) -> Option<Vec<RemoteRef>> {
+    if let Some(path) = local_path(url) {
+        let repo = Repository::open(&path).ok()?;
+        return local_refs(&repo).ok();
+    }
+    let repo = Repository::open_bare(cache_path(settings, url)).ok()?;
+    let tips = super::tips::read(&repo);
+    (!tips.is_empty()).then_some(tips)
+}
+
 /// A fetched commit, ready to read.
 pub struct Fetched {
     pub tree: GitTree,
@@ -748,6 +761,7 @@ pub fn fetch(
     let lock = lock_cache(settings, url)?;
     if repo.find_commit(oid).is_ok() {
         super::provenance::verify(&repo, url, oid, &refs, wanted, settings)?;
+        super::tips::record(&repo, &refs, oid);
         return open_commit(repo, url, oid, ref_name, false);
     }
     let refspec = match &ref_name {
@@ -794,6 +808,7 @@ pub fn fetch(
         });
     }
     super::provenance::verify(&repo, url, oid, &refs, wanted, settings)?;
+    super::tips::record(&repo, &refs, oid);
     drop(lock);
     open_commit(repo, url, oid, ref_name, true)
 }

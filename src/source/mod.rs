@@ -12,7 +12,7 @@ pub mod npm;
 pub mod open;
 pub mod provenance;
 pub mod ssh;
-
+pub mod tips;
 pub mod tree;
 pub mod watchdog;
 pub mod web;

@@ -348,6 +348,18 @@ pub enum OpenError {
     /// `--offline`, and the source is not on this machine.
     #[error("offline, and neither the cache nor this machine has `{0}` at the locked commit")]
     Offline(String),
+    /// `--offline`, and no run fetched the repository into the git cache.
+    #[error("offline, and the git cache holds no copy of `{0}`")]
+    NotCached(String),
+    /// `--offline`, and the cache of the repository has no tip of that name.
+    #[error(
+        "offline, and no run fetched `{wanted}` of `{url}` into the git cache (it has {known})"
+    )]
+    NotCachedRef {
+        url: String,
+        wanted: String,
+        known: String,
+    },
     /// `--offline`, and the cache has the commit but no run has found it on a branch or tag.
     #[error("offline, and no run has found commit `{commit}` on a branch or tag of `{url}` yet")]
     OfflineUnverified { url: String, commit: String },
@@ -379,6 +391,9 @@ impl Hint for OpenError {
             OpenError::Refused(err) => err.hint(),
             OpenError::OfflineUnverified { .. } => Some(
                 "run once online: a commit is used only once it is known to be on a branch or tag of its source, and the cache then remembers it".into(),
+            ),
+            OpenError::NotCached(_) | OpenError::NotCachedRef { .. } => Some(
+                "run it once without `--offline` (and without `SKILLS_OFFLINE=1`): what a run fetches stays in the cache (`skills cache dir`), and `--offline` opens it there at the commit that run saw".into(),
             ),
             OpenError::TrustedHosts(err) => err.hint(),
             OpenError::Outside { .. } => Some(
@@ -483,6 +498,14 @@ impl Sources {
         git::set_timeouts();
         if let Some(known) = self.refs.get(url) {
             return known.clone().map_err(OpenError::Fetch);
+        }
+        if self.offline {
+            // What the last run that fetched `url` saw: no network, no address to judge.
+            let refs: Rc<[RemoteRef]> = git::known_refs(url, &self.settings)
+                .ok_or_else(|| OpenError::NotCached(super::redact(url)))?
+                .into();
+            self.refs.insert(url.to_owned(), Ok(Rc::clone(&refs)));
+            return Ok(refs);
         }
         self.judge_git(url, chooser)?;
         let refs = git::ls_remote(url, &self.settings_for(chooser))
@@ -601,6 +624,43 @@ impl Sources {
         Ok(Some(oid.to_string()))
     }
 
+    /// Offline: the commit a branch, a tag or the default branch of `url` named when a run last
+    /// fetched it, from the cache.
+    fn open_known(
+        &mut self,
+        url: &str,
+        request: &Request,
+    ) -> Result<(Rc<dyn SourceTree>, String), OpenError> {
+        let refs = self.refs(url, request.chooser)?;
+        let not_cached = || {
+            let mut known = git::short_names(&refs);
+            if refs.iter().any(|r| r.name == "HEAD") {
+                known.insert(0, "the default branch".to_owned());
+            }
+            OpenError::NotCachedRef {
+                url: super::redact(url),
+                wanted: match &request.want {
+                    Want::Ref(name) | Want::Prefix(name) => name.clone(),
+                    _ => "the default branch".to_owned(),
+                },
+                known: if known.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    known.join(", ")
+                },
+            }
+        };
+        let (_, oid) = git::resolve(url, &refs, &request.want).map_err(|_| not_cached())?;
+        let key = (url.to_owned(), oid.to_string());
+        if let Some(tree) = self.trees.get(&key) {
+            return Ok((Rc::clone(tree), key.1));
+        }
+        let fetched = git::cached(url, &key.1, &self.settings).ok_or_else(not_cached)?;
+        let tree: Rc<dyn SourceTree> = Rc::new(fetched.tree);
+        self.trees.insert(key, Rc::clone(&tree));
+        Ok((tree, fetched.commit))
+    }
+
     /// Opens `request`: a git source at what its `want` names, fetched unless the cache has it;
     /// a folder or web source as it is now.
     pub fn open(&mut self, request: &Request) -> Result<Opened, OpenError> {
@@ -645,15 +705,25 @@ impl Sources {
                     });
                 }
                 if self.offline {
-                    if let Want::Commit { oid, .. } = &request.want
-                        && git::cached_unverified(url, oid, &self.settings)
-                    {
-                        return Err(OpenError::OfflineUnverified {
-                            url: super::redact(url),
-                            commit: crate::lock::short(oid).to_owned(),
-                        });
+                    if let Want::Commit { oid, .. } = &request.want {
+                        if git::cached_unverified(url, oid, &self.settings) {
+                            return Err(OpenError::OfflineUnverified {
+                                url: super::redact(url),
+                                commit: crate::lock::short(oid).to_owned(),
+                            });
+                        }
+                        return Err(OpenError::Offline(super::redact(url)));
                     }
-                    return Err(OpenError::Offline(super::redact(url)));
+                    let (tree, commit) = self.open_known(url, request)?;
+                    origin.commit = Some(commit);
+                    return Ok(Opened {
+                        tree,
+                        base: request.base.clone(),
+                        origin,
+                        skill: request.skill.clone(),
+                        transferred: false,
+                        offered: None,
+                    });
                 }
                 let commit = self.tip(request)?.unwrap_or_default();
                 let key = (url.clone(), commit);

@@ -15,6 +15,7 @@ const SCRUBBED: &[&str] = &[
     "SKILLS_DIR",
     "SKILLS_CACHE_DIR",
     "SKILLS_OFFLINE",
+    "SKILLS_COMPLETE",
     "GITHUB_TOKEN",
     "GH_TOKEN",
     "GH_HOST",

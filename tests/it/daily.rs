@@ -732,6 +732,114 @@ fn completions_complete_agent_ids() {
     }
 }
 
+/// What the dynamic completion (`SKILLS_COMPLETE=<shell> skills -- <words>`, as the script of
+/// `source <(SKILLS_COMPLETE=bash skills)` calls it at each Tab) offers for the last word.
+fn complete(context: &TestContext, shell: &str, words: &[&str]) -> Vec<String> {
+    let output = run(context
+        .command()
+        .env("SKILLS_COMPLETE", shell)
+        // Where bash's and zsh's scripts say the cursor is: the last word.
+        .env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+        .env("_CLAP_IFS", "\n")
+        .arg("--")
+        .args(words));
+    ok(&output);
+    assert!(
+        output.stderr.is_empty(),
+        "a Tab prints nothing else: {}",
+        output.stderr
+    );
+    output
+        .stdout
+        .lines()
+        .map(|line| {
+            line.split(['\t', ':'])
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn dynamic_completion_offers_installed_skill_names_to_remove_update_check_and_prompt() {
+    let context = TestContext::new();
+    vendor(&context);
+    ok(&run(context.command().args([
+        "add",
+        "./vendor",
+        "--skill",
+        "*",
+        "-a",
+        "claude-code",
+        "-y",
+    ])));
+    let names = |candidates: &[String]| -> Vec<String> {
+        candidates
+            .iter()
+            .filter(|c| !c.starts_with('-'))
+            .cloned()
+            .collect()
+    };
+    for shell in ["bash", "zsh", "fish"] {
+        for words in [
+            &["skills", "remove", ""][..],
+            &["skills", "rm", "--skill", ""],
+            &["skills", "update", ""],
+            &["skills", "check", ""],
+            &["skills", "prompt", "--skill", ""],
+        ] {
+            assert_eq!(
+                names(&complete(&context, shell, words)),
+                ["notes", "pdf"],
+                "{shell} {words:?}"
+            );
+        }
+        assert_eq!(
+            complete(&context, shell, &["skills", "remove", "p"]),
+            ["pdf"],
+            "{shell}"
+        );
+        // Not where a name is a source's skill, or a path.
+        assert!(
+            !complete(
+                &context,
+                shell,
+                &["skills", "add", "./vendor", "--skill", ""]
+            )
+            .contains(&"pdf".to_owned()),
+            "{shell}"
+        );
+    }
+    // Fish shows each skill's description beside its name.
+    let output = run(context
+        .command()
+        .env("SKILLS_COMPLETE", "fish")
+        .args(["--", "skills", "remove", ""]));
+    assert!(
+        output.stdout.lines().any(|l| l.starts_with("pdf\t")),
+        "{}",
+        output.stdout
+    );
+    // The shell's script: it calls this binary back with the same variable.
+    let output = run(context.command().env("SKILLS_COMPLETE", "bash"));
+    ok(&output);
+    assert!(
+        output.stdout.contains("SKILLS_COMPLETE=\"bash\""),
+        "{}",
+        output.stdout
+    );
+    // The static scripts stay as they were, and the variable unset is a normal run.
+    ok(&run(context.command().args(["completions", "bash"])));
+    let output = run(context.command().args(["list", "--json"]));
+    ok(&output);
+    assert!(
+        output.stdout.contains("\"version\": 1"),
+        "{}",
+        output.stdout
+    );
+}
+
 // 10. Offline by content: the lock's URLs resolve elsewhere now (another mirror, another
 // network), and this machine holds every locked byte.
 #[test]
@@ -790,4 +898,114 @@ fn wide_terminal(context: &TestContext, args: &[&str]) -> expectrl::session::OsS
     let mut session = expectrl::Session::spawn(command).expect("spawn in a pty");
     session.set_expect_timeout(Some(std::time::Duration::from_secs(30)));
     session
+}
+
+/// Every file under `dir` with its bytes, by path relative to it.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for path in crate::add::tree(dir) {
+        if !path.ends_with('/') {
+            out.push((path.clone(), std::fs::read(dir.join(&path)).unwrap()));
+        }
+    }
+    out
+}
+
+// 10, last part: another skill of a repository the cache holds, with no network.
+#[test]
+fn add_and_use_offline_open_another_skill_of_a_cached_repository_without_the_network() {
+    use crate::add::{Remote, fixture};
+    let context = TestContext::new();
+    let remote = Remote::new(&context);
+    remote.upstream("acme/flat", &fixture("flat"));
+    let base_url = remote.daemon.base_url.clone();
+    ok(&run(context
+        .command()
+        .args([
+            "add",
+            "acme/flat",
+            "--skill",
+            "pdf-forms",
+            "-a",
+            "claude-code",
+            "-y",
+        ])
+        .env("SKILLS_GITHUB_URL", &base_url)));
+    let commit = lock(&context)["skills"]["pdf-forms"]["commit"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // The network is gone: the daemon is stopped, its port closed.
+    drop(remote);
+    let offline = |args: &[&str]| {
+        run(context
+            .command()
+            .args(args)
+            .env("SKILLS_GITHUB_URL", &base_url))
+    };
+    let output = offline(&[
+        "add",
+        "acme/flat",
+        "--skill",
+        "csv-tools",
+        "-a",
+        "claude-code",
+        "-y",
+        "--offline",
+    ]);
+    ok(&output);
+    let installed = context.project.join(".claude/skills/csv-tools");
+    assert_eq!(
+        files(&installed),
+        files(&fixture("flat").join("skills/csv-tools")),
+        "byte for byte"
+    );
+    let entry = &lock(&context)["skills"]["csv-tools"];
+    assert_eq!(entry["commit"], commit.as_str(), "the commit the cache saw");
+    assert_eq!(entry["source"], "acme/flat");
+    // `SKILLS_OFFLINE=1` does the same, and `use` too.
+    let output = run(context
+        .command()
+        .args(["use", "acme/flat@release-notes"])
+        .env("SKILLS_GITHUB_URL", &base_url)
+        .env("SKILLS_OFFLINE", "1"));
+    ok(&output);
+    assert!(output.stdout.contains("release-notes"), "{}", output.stdout);
+    let output = offline(&["use", "acme/flat", "--skill", "release-notes", "--offline"]);
+    ok(&output);
+    // A repository no run fetched: a clear error that names `--offline`, and nothing written.
+    let before = std::fs::read(context.project.join("skills-lock.json")).unwrap();
+    let output = offline(&[
+        "add",
+        "acme/never",
+        "--skill",
+        "x",
+        "-a",
+        "claude-code",
+        "-y",
+        "--offline",
+    ]);
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(
+        output
+            .stderr
+            .contains("offline, and the git cache holds no copy of")
+            && output.stderr.contains("acme/never")
+            && output.stderr.contains("without `--offline`"),
+        "{}",
+        output.stderr
+    );
+    // A branch the cache never saw.
+    let output = offline(&["add", "acme/flat#dev", "--skill", "x", "-y", "--offline"]);
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("no run fetched `dev`")
+            && output.stderr.contains("without `--offline`"),
+        "{}",
+        output.stderr
+    );
+    assert_eq!(
+        std::fs::read(context.project.join("skills-lock.json")).unwrap(),
+        before
+    );
 }

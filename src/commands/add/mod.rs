@@ -21,7 +21,8 @@ use crate::source::open::Opened;
 
 /// `skills add`: its source given, or handed to `-a`/`-s` (see [`settings::Add::resolve`]).
 pub fn run(args: &crate::cli::AddArgs, printer: &Printer) -> Result<ExitStatus, Error> {
-    let Some(settings) = settings::Add::resolve(args.source.as_ref(), &args.options) else {
+    let Some(settings) = settings::Add::resolve(args.source.as_ref(), &args.options, args.offline)
+    else {
         return Err(Error::msg("no source given").with_hint("`skills add owner/repo`, `skills add ./folder`, or a URL; `skills add --help` lists the forms"));
     };
     install_from(&settings, printer)
@@ -66,6 +67,7 @@ pub fn install_from(settings: &settings::Add, printer: &Printer) -> Result<ExitS
         &settings.source,
         &scope,
         settings.full_depth,
+        settings.offline,
         settings.limits.web,
         printer,
     )?;
