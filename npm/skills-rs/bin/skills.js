@@ -68,16 +68,16 @@ const child = spawn(binary, process.argv.slice(2), { stdio: "inherit" });
 // A signal sent to this process (a `kill`, a CI runner's cancel) goes on to the binary, which
 // decides; this process waits for it. Ctrl-C in a terminal reaches both already: on Windows the
 // console delivers it to the binary, so there it is only kept from ending this process first.
-const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
+const WINDOWS = process.platform === "win32";
+const FORWARDED = WINDOWS ? ["SIGINT", "SIGBREAK"] : ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
 const forwarders = {};
 for (const signal of FORWARDED) {
   forwarders[signal] = () => {
-    if (process.platform !== "win32") {
-      try {
-        child.kill(signal);
-      } catch (_) {
-        // the binary has already exited
-      }
+    if (WINDOWS) return;
+    try {
+      child.kill(signal);
+    } catch (_) {
+      // the binary has already exited
     }
   };
   process.on(signal, forwarders[signal]);
