@@ -25,6 +25,8 @@ GLIBC=${SKILLS_GLIBC:-2.17}
 CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 export CARGO_TARGET_DIR
 PYTHON=$(command -v python3 || command -v python)
+# zlib compiled in, not linked from the system (libz-sys would take a libz.so it finds).
+export LIBZ_SYS_STATIC=1
 
 case "$TARGET" in
     *-windows-*) exe=skills.exe ;;
@@ -60,6 +62,13 @@ case "$TARGET" in
             exit 2
         fi
         echo "--- release: the binary needs glibc $newest at most (floor $GLIBC)" >&2
+        # Nothing beyond glibc and libgcc_s (unwinding) may be loaded from the system.
+        extra=$(objdump -p "$BINARY" | awk '/NEEDED/ {print $2}' \
+            | grep -Ev '^(libc|libm|libpthread|libdl|librt|libgcc_s)\.so\.[0-9]+$|^ld-linux' || true)
+        if [ -n "$extra" ]; then
+            echo "error: \`$BINARY\` links system libraries beyond glibc: $extra" >&2
+            exit 2
+        fi
         ;;
 esac
 
