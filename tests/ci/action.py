@@ -2,8 +2,9 @@
 """Runs the composite action of `action.yml` the way a GitHub runner does, so that `.ci/run` tests
 its real steps: `run` steps go to `bash --noprofile --norc -eo pipefail` with their `env`,
 `working-directory`, `GITHUB_OUTPUT`, `GITHUB_PATH` and `GITHUB_ACTION_PATH`; `${{ }}` expressions
-read `inputs`, `steps.<id>.outputs`, `runner` and `github`. `uses` steps (the cache) are not run
-and report no outputs: a cache miss.
+read `inputs`, `steps.<id>.outputs`, `runner` and `github` (`github.action_ref` is the
+environment's ACTION_REF: the tag or SHA a workflow would name). `uses` steps (the cache) are
+not run and report no outputs: a cache miss.
 
 usage: action.py ACTION_DIR [NAME=VALUE ...]   (inputs; exit status: the failing step's)
 """
@@ -45,6 +46,8 @@ def main():
             return runner[parts[1]]
         if parts == ["github", "action_path"]:
             return action_dir
+        if parts == ["github", "action_ref"]:
+            return os.environ.get("ACTION_REF", "")
         sys.exit(f"unsupported expression `{expr}`")
 
     def expand(text):
