@@ -288,7 +288,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         });
         if unit.lang == Lang::Shell {
             for act in input.acts(index) {
-                if let Some(what) = judge(&act, body) {
+                if let Some(what) = judge(act, body) {
                     push(
                         unit.start + act.at.min(body.len()),
                         format!("{what}: `{}`", excerpt(&act.line())),

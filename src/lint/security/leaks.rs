@@ -294,7 +294,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 if matches!(
                     act.program.as_str(),
                     "tar" | "zip" | "7z" | "gzip" | "gpg" | "openssl"
-                ) && let Some(out) = archive_output(&act)
+                ) && let Some(out) = archive_output(act)
                 {
                     staged.push(basename(&out).to_owned());
                 }
@@ -333,7 +333,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                     unit.quoted,
                 );
             }
-            if !NETWORK.contains(&act.program.as_str()) || !sends(&act) {
+            if !NETWORK.contains(&act.program.as_str()) || !sends(act) {
                 continue;
             }
             let url: Option<String> = act.args.iter().find_map(|a| {

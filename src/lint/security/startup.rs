@@ -352,7 +352,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         if unit.lang == Lang::Shell {
             for act in input.acts(index) {
                 let at = unit.start + act.at.min(body.len());
-                if let Some(what) = registers(&act) {
+                if let Some(what) = registers(act) {
                     push(
                         &rules::PERSISTENCE,
                         at,
