@@ -693,28 +693,23 @@ impl Sources {
                     }
                     _ => None,
                 };
-                if let Some((tree, commit)) = cached {
-                    origin.commit = Some(commit);
-                    return Ok(Opened {
-                        tree,
-                        base: request.base.clone(),
-                        origin,
-                        skill: request.skill.clone(),
-                        transferred: false,
-                        offered: None,
-                    });
-                }
-                if self.offline {
-                    if let Want::Commit { oid, .. } = &request.want {
-                        if git::cached_unverified(url, oid, &self.settings) {
-                            return Err(OpenError::OfflineUnverified {
-                                url: super::redact(url),
-                                commit: crate::lock::short(oid).to_owned(),
-                            });
+                // Offline, a branch or tag opens at the commit an earlier run saw it at.
+                let cached = match cached {
+                    None if self.offline => {
+                        if let Want::Commit { oid, .. } = &request.want {
+                            if git::cached_unverified(url, oid, &self.settings) {
+                                return Err(OpenError::OfflineUnverified {
+                                    url: super::redact(url),
+                                    commit: crate::lock::short(oid).to_owned(),
+                                });
+                            }
+                            return Err(OpenError::Offline(super::redact(url)));
                         }
-                        return Err(OpenError::Offline(super::redact(url)));
+                        Some(self.open_known(url, request)?)
                     }
-                    let (tree, commit) = self.open_known(url, request)?;
+                    cached => cached,
+                };
+                if let Some((tree, commit)) = cached {
                     origin.commit = Some(commit);
                     return Ok(Opened {
                         tree,
