@@ -18,7 +18,7 @@ use regex::Regex;
 
 use crate::lint::exec::ascii_regex;
 
-use super::{Example, Home, Input};
+use super::{Example, Hits, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
 use crate::lint::flow::lex::Lang;
@@ -268,16 +268,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         return Vec::new();
     }
     let (code, prose) = input.units();
-    let mut hits = Vec::new();
-    let mut push = |at: usize, message: String, quoted| {
-        hits.push(Hit {
-            rule: &rules::DESTRUCTION,
-            at,
-            message,
-            help: HELP,
-            quoted,
-        });
-    };
+    let mut hits = Hits::new(HELP);
     for (index, unit) in code.iter().enumerate() {
         let body = &text[unit.start..unit.end];
         let lead = &text[super::floor(text, unit.start.saturating_sub(400))..unit.start];
@@ -289,7 +280,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         if unit.lang == Lang::Shell {
             for act in input.acts(index) {
                 if let Some(what) = judge(act, body) {
-                    push(
+                    hits.push(
+                        &rules::DESTRUCTION,
                         unit.start + act.at.min(body.len()),
                         format!("{what}: `{}`", excerpt(&act.line())),
                         quoted,
@@ -314,7 +306,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             }
             let window = &lines[i.saturating_sub(4)..=i];
             if window.iter().any(|(_, l)| PRECIOUS_SOURCE.is_match(l)) {
-                push(
+                hits.push(
+                    &rules::DESTRUCTION,
                     *start,
                     format!("deletes or encrypts the user's files: `{}`", excerpt(line)),
                     quoted,
@@ -325,7 +318,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     for unit in prose {
         let para = &text[unit.start..unit.end];
         if let Some(found) = PROSE.find(para) {
-            push(
+            hits.push(
+                &rules::DESTRUCTION,
                 unit.start + found.start(),
                 format!(
                     "asks the agent to delete what is not the skill's: `{}`",
@@ -335,5 +329,5 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             );
         }
     }
-    hits
+    hits.into_vec()
 }

@@ -17,12 +17,12 @@ use regex::Regex;
 
 use crate::lint::exec::ascii_regex;
 
-use super::{Example, Home, Input};
+use super::{Example, Hits, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
 use crate::lint::flow::lex::Lang;
 use crate::lint::flow::reputation::{self, Origin};
-use crate::lint::rules::{self, Rule};
+use crate::lint::rules;
 
 pub const TRIGGERS: &[&str] = &["http://", "https://", "HTTP://", "HTTPS://"];
 
@@ -152,16 +152,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         return Vec::new();
     }
     let (code, prose) = input.units();
-    let mut hits = Vec::new();
-    let mut push = |rule: &'static Rule, at: usize, message: String, quoted| {
-        hits.push(Hit {
-            rule,
-            at,
-            message,
-            help: HELP,
-            quoted,
-        });
-    };
+    let mut hits = Hits::new(HELP);
     // Prose: a stranger's download with a lure or a start within a few paragraphs.
     for (i, unit) in prose.iter().enumerate() {
         let para = &text[unit.start..unit.end];
@@ -175,7 +166,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             .map_or(unit.end, |u| u.end);
         let window = &text[unit.start..end.max(unit.end)];
         if let Some(lure) = LURE.find(window) {
-            push(
+            hits.push(
                 &rules::DROPPER,
                 unit.start + url.start(),
                 format!(
@@ -186,7 +177,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 unit.quoted,
             );
         } else if let Some(run) = FETCH_RUN.find(para) {
-            push(
+            hits.push(
                 &rules::REMOTE_EXEC,
                 unit.start + run.start(),
                 format!(
@@ -196,7 +187,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 unit.quoted,
             );
         } else if START.is_match(window) && BINARY.is_match(window) {
-            push(
+            hits.push(
                 &rules::DROPPER,
                 unit.start + url.start(),
                 format!(
@@ -243,7 +234,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                         })
                 });
                 if let Some(dir) = hit {
-                    push(
+                    hits.push(
                         &rules::REMOTE_EXEC,
                         unit.start + act.at.min(body.len()),
                         format!(
@@ -278,7 +269,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         });
         if let Some((save, run)) = started {
             let after = &body[save.end()..];
-            push(
+            hits.push(
                 &rules::REMOTE_EXEC,
                 unit.start + save.end() + run.start(),
                 format!(
@@ -290,7 +281,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             );
         }
     }
-    hits
+    hits.into_vec()
 }
 
 /// A program to start: an installer, a disk image, an executable, an archive.

@@ -20,7 +20,7 @@ use regex::Regex;
 
 use crate::lint::exec::ascii_regex;
 
-use super::{Example, Home, Input};
+use super::{Example, Hits, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::lex::Lang;
 use crate::lint::flow::{Hit, shell};
@@ -138,16 +138,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         return Vec::new();
     }
     let (code, prose) = input.units();
-    let mut hits = Vec::new();
-    let mut push = |at: usize, message: String, quoted| {
-        hits.push(Hit {
-            rule: &rules::ENCODED_EXEC,
-            at,
-            message,
-            help: HELP,
-            quoted,
-        });
-    };
+    let mut hits = Hits::new(HELP);
     let shell_units: Vec<_> = code.iter().filter(|u| u.lang == Lang::Shell).collect();
     let flows = shell::flows(shell_units.iter().map(|u| (&text[u.start..u.end], u.start)));
     for flow in flows
@@ -155,7 +146,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         .filter(|f| f.taint.decoded && !f.taint.is_remote())
     {
         let quoted = shell_units.get(flow.unit).and_then(|u| u.quoted);
-        push(
+        hits.push(
+            &rules::ENCODED_EXEC,
             flow.at,
             format!("runs text it decodes first ({})", flow.sink),
             quoted,
@@ -178,7 +170,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             let computed = COMPUTED.is_match(arg)
                 || (powershell && all.as_str().contains("Create") && COMPUTED.is_match(body));
             if computed {
-                push(
+                hits.push(
+                    &rules::ENCODED_EXEC,
                     unit.start + all.start(),
                     format!(
                         "runs code computed at run time: `{}`",
@@ -190,7 +183,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             }
         }
         if let Some(found) = UNPICKLE.find(body) {
-            push(
+            hits.push(
+                &rules::ENCODED_EXEC,
                 unit.start + found.start(),
                 format!(
                     "unpickles embedded bytes, which runs code: `{}`",
@@ -203,7 +197,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     for unit in prose {
         let para = &text[unit.start..unit.end];
         if let Some(found) = PROSE.find(para) {
-            push(
+            hits.push(
+                &rules::ENCODED_EXEC,
                 unit.start + found.start(),
                 format!(
                     "asks the agent to decode text and run it: `{}`",
@@ -213,5 +208,5 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             );
         }
     }
-    hits
+    hits.into_vec()
 }

@@ -24,7 +24,7 @@ use regex::Regex;
 
 use crate::lint::exec::ascii_regex;
 
-use super::{Example, Home, Input};
+use super::{Example, Hits, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
 use crate::lint::flow::lex::Lang;
@@ -236,16 +236,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         return Vec::new();
     }
     let (code, prose) = input.units();
-    let mut hits = Vec::new();
-    let mut push = |rule: &'static Rule, at: usize, message: String, quoted| {
-        hits.push(Hit {
-            rule,
-            at,
-            message,
-            help: HELP,
-            quoted,
-        });
-    };
+    let mut hits = Hits::new(HELP);
     // Shell, followed across the file's blocks: variables and staged files.
     let mut vars: HashMap<String, String> = HashMap::new();
     let mut staged: Vec<String> = Vec::new();
@@ -311,7 +302,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                     if act.args.iter().any(|a| a == name)
                         && let Some(host) = stranger(url)
                     {
-                        push(
+                        hits.push(
                             &rules::DATA_THEFT,
                             at,
                             format!("pushes the repository to `{host}`, a remote the skill adds"),
@@ -326,7 +317,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 && act.has("--public")
                 && (act.has("--source") || act.has("--push"))
             {
-                push(
+                hits.push(
                     &rules::DATA_THEFT,
                     at,
                     format!("publishes the repository: `{}`", excerpt(&act.line())),
@@ -359,7 +350,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 })
             });
             if let Some((rule, message)) = gathered {
-                push(rule, at, message, unit.quoted);
+                hits.push(rule, at, message, unit.quoted);
             }
         }
     }
@@ -390,7 +381,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             // A script that loads its settings file (`dotenv`) sends values, not the file.
             let read = ENV_FILE_LOAD.replace_all(body, "");
             if let Some((rule, message)) = judge(&read, &host) {
-                push(rule, unit.start + send.start(), message, unit.quoted);
+                hits.push(rule, unit.start + send.start(), message, unit.quoted);
                 break;
             }
         }
@@ -405,7 +396,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             continue;
         };
         if PROSE_SEND.is_match(para) {
-            push(
+            hits.push(
                 &rules::DATA_THEFT,
                 unit.start + what.start(),
                 format!(
@@ -416,7 +407,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             );
         }
     }
-    hits
+    hits.into_vec()
 }
 
 /// A settings file loaded for its values (`dotenv`, `load_dotenv`, `--env-file`).

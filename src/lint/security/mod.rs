@@ -104,6 +104,55 @@ pub struct Home {
     pub findings: fn(&Input<'_>, bool) -> Vec<Hit>,
 }
 
+/// The findings of one rule home in one file, each with the home's help text (or the one a
+/// rule of it has its own).
+pub struct Hits {
+    found: Vec<Hit>,
+    help: &'static str,
+    own: Option<(&'static Rule, &'static str)>,
+}
+
+impl Hits {
+    pub fn new(help: &'static str) -> Self {
+        Hits {
+            found: Vec::new(),
+            help,
+            own: None,
+        }
+    }
+
+    /// `rule`'s findings carry `help` instead of the home's.
+    #[must_use]
+    pub fn helping(mut self, rule: &'static Rule, help: &'static str) -> Self {
+        self.own = Some((rule, help));
+        self
+    }
+
+    pub fn push(
+        &mut self,
+        rule: &'static Rule,
+        at: usize,
+        message: String,
+        quoted: Option<&'static str>,
+    ) {
+        let help = match self.own {
+            Some((own, help)) if std::ptr::eq(own, rule) => help,
+            _ => self.help,
+        };
+        self.found.push(Hit {
+            rule,
+            at,
+            message,
+            help,
+            quoted,
+        });
+    }
+
+    pub fn into_vec(self) -> Vec<Hit> {
+        self.found
+    }
+}
+
 /// Every home, for the examples test and `--explain`.
 pub static HOMES: &[&Home] = &[
     &remote_exec::HOME,

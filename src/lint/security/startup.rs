@@ -22,7 +22,7 @@ use regex::Regex;
 
 use crate::lint::exec::ascii_regex;
 
-use super::{Example, Home, Input};
+use super::{Example, Hits, Home, Input};
 use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
 use crate::lint::flow::lex::Lang;
@@ -332,28 +332,14 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         return Vec::new();
     }
     let (code, prose) = input.units();
-    let mut hits = Vec::new();
-    let mut push = |rule: &'static Rule, at: usize, message: String, quoted| {
-        let help = if std::ptr::eq(rule, &raw const rules::AGENT_MEMORY) {
-            MEMORY_HELP
-        } else {
-            HELP
-        };
-        hits.push(Hit {
-            rule,
-            at,
-            message,
-            help,
-            quoted,
-        });
-    };
+    let mut hits = Hits::new(HELP).helping(&rules::AGENT_MEMORY, MEMORY_HELP);
     for (index, unit) in code.iter().enumerate() {
         let body = &text[unit.start..unit.end];
         if unit.lang == Lang::Shell {
             for act in input.acts(index) {
                 let at = unit.start + act.at.min(body.len());
                 if let Some(what) = registers(act) {
-                    push(
+                    hits.push(
                         &rules::PERSISTENCE,
                         at,
                         format!("{what}: `{}`", excerpt(&act.line())),
@@ -362,7 +348,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 }
                 for (path, content) in &act.writes {
                     if let Some((rule, message)) = judge_write(path, content) {
-                        push(rule, at, message, unit.quoted);
+                        hits.push(rule, at, message, unit.quoted);
                     }
                 }
             }
@@ -379,7 +365,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 continue;
             }
             if line.contains("PROMPT_COMMAND") {
-                push(
+                hits.push(
                     &rules::PERSISTENCE,
                     start,
                     format!("sets a command every prompt runs: `{}`", excerpt(line)),
@@ -388,7 +374,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 continue;
             }
             if line.contains("crontab") && !line.contains("-l") {
-                push(
+                hits.push(
                     &rules::PERSISTENCE,
                     start,
                     format!("installs a crontab: `{}`", excerpt(line)),
@@ -408,7 +394,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                     path
                 };
                 if let Some((rule, message)) = judge_write(path, rest) {
-                    push(rule, start, message, unit.quoted);
+                    hits.push(rule, start, message, unit.quoted);
                     break;
                 }
             }
@@ -417,7 +403,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     for unit in prose {
         let para = &text[unit.start..unit.end];
         if let Some(found) = POLICY.find(para) {
-            push(
+            hits.push(
                 &rules::AGENT_MEMORY,
                 unit.start + found.start(),
                 format!(
@@ -431,7 +417,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         if let Some(found) = PROSE_MEMORY.find(para) {
             let around = &text[unit.start..floor_end(text, (unit.end + 1024).min(text.len()))];
             if let Some(poison) = POISON.find(&around[found.start()..]) {
-                push(
+                hits.push(
                     &rules::AGENT_MEMORY,
                     unit.start + found.start(),
                     format!(
@@ -443,7 +429,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             }
         }
     }
-    hits
+    hits.into_vec()
 }
 
 fn floor_end(text: &str, i: usize) -> usize {
