@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the licences of everything compiled into the `skills` binary for one target: each crate
-of its normal dependency graph, and the C libraries that `-src` crates vendor into it (OpenSSL
-through openssl-src; libgit2 and libssh2 sit inside their -sys crates). The release archives
+of its normal dependency graph, and the C libraries that `-sys` and `-src` crates vendor into it
+(libgit2 sits inside libgit2-sys). The release archives
 carry the result as THIRD-PARTY-LICENSES.txt, since MIT, BSD and Apache-2.0 ask for their
 notices to travel with the binary.
 
@@ -14,7 +14,7 @@ import sys
 
 NOTICE_PREFIXES = ("license", "licence", "copying", "notice", "unlicense")
 # Vendored C sources whose licence files live below the crate's root.
-VENDORED = {"libgit2-sys": "libgit2", "libssh2-sys": "libssh2", "openssl-src": "openssl"}
+VENDORED = {"libgit2-sys": "libgit2"}
 
 
 def notices(folder):

@@ -4,13 +4,13 @@
 //! Invariants: a commit already in the cache is never fetched again (a ref advertisement is all
 //! it costs); a commit of a remote is opened only once [`super::provenance`] has found it on a
 //! branch or tag of that remote; local repositories (`file://`, paths) are opened in place, never
-//! copied; credentials come from `GITHUB_TOKEN`/`GH_TOKEN` (GitHub over HTTPS only) or the ssh
-//! agent, and no prompt is ever shown; the cache repository is locked while it is fetched into,
+//! copied; credentials come from `GITHUB_TOKEN`/`GH_TOKEN` (GitHub over HTTPS only,
+//! [`super::smart_http`]) or the user's ssh ([`super::ssh`]), and `skills` itself never prompts;
+//! the cache repository is locked while it is fetched into,
 //! so concurrent runs wait; with `redirects` off, no HTTP redirect is followed (libgit2 follows
 //! the first request's by default).
 
 use crate::hint::Hint;
-use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use git2::{
@@ -145,6 +145,9 @@ pub enum FetchError {
         #[source]
         source: git2::Error,
     },
+    /// An HTTP failure of another kind (TLS, a refused redirect, a server error).
+    #[error(transparent)]
+    Http(super::http::HttpError),
     #[error("cannot use the cache `{}`", path.display())]
     Cache {
         path: PathBuf,
@@ -173,6 +176,7 @@ impl Hint for FetchError {
             FetchError::NotFound { .. } => {
                 Some("check `owner/repo` (a private repository also needs GITHUB_TOKEN)".into())
             }
+            FetchError::Http(err) => err.hint(),
             FetchError::NotOnBranch { holders, .. } => Some(if holders.is_empty() {
                 "it may be a fork's commit (forks share objects with their upstream) or on a branch deleted since; pin a commit of a branch or tag: `skills update` pins the tip of the entry's ref".into()
             } else {
@@ -247,45 +251,14 @@ pub fn local_path(url: &str) -> Option<PathBuf> {
     (path.is_absolute() && path.exists()).then(|| path.to_path_buf())
 }
 
-fn is_github_https(url: &str) -> bool {
-    let host = url
-        .strip_prefix("https://")
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or("");
-    super::http::is_github_host(host)
-}
-
-/// Callbacks that answer credential requests without ever prompting, report progress to the
-/// watch, and draw a bar. A token goes only to the GitHub host the operation was started for,
-/// asked at that host: libgit2 follows a redirect of the first request, and a server that sends
-/// it elsewhere must not get the token there.
+/// Callbacks that report progress to the watch and draw a bar. No credentials are asked for
+/// here: HTTP(S) remotes get the GitHub token from [`super::smart_http`], ssh remotes whatever
+/// the user's ssh gives ([`super::ssh`]), and `git://` asks for none.
 fn callbacks<'a>(
-    url: &'a str,
-    attempts: &'a Cell<u32>,
     bar: Option<&'a indicatif::ProgressBar>,
     progress: &'a super::watchdog::Progress,
 ) -> RemoteCallbacks<'a> {
     let mut callbacks = RemoteCallbacks::new();
-    callbacks.credentials(move |asked, username, allowed| {
-        // libgit2 asks again after a refusal; a second refusal is final.
-        attempts.set(attempts.get() + 1);
-        if attempts.get() > 2 {
-            return Err(git2::Error::from_str("authentication failed"));
-        }
-        if allowed.contains(git2::CredentialType::SSH_KEY) {
-            return git2::Cred::ssh_key_from_agent(username.unwrap_or("git"));
-        }
-        if allowed.contains(git2::CredentialType::USER_PASS_PLAINTEXT)
-            && is_github_https(url)
-            && same_host(asked, url)
-            && let Some(token) = super::http::github_token()
-        {
-            return git2::Cred::userpass_plaintext("x-access-token", &token);
-        }
-        Err(git2::Error::from_str(
-            "no credentials available (set GITHUB_TOKEN, or add a key to the ssh agent)",
-        ))
-    });
     callbacks.transfer_progress(move |stats| {
         if let Some(bar) = bar {
             bar.set_length(stats.total_objects() as u64);
@@ -297,22 +270,29 @@ fn callbacks<'a>(
     callbacks
 }
 
-/// Whether the URL libgit2 asks credentials for is on the host (and port) of `url`.
-fn same_host(asked: &str, url: &str) -> bool {
-    let authority = |u: &str| {
-        reqwest::Url::parse(u).ok().map(|p| {
-            (
-                p.scheme().to_owned(),
-                p.host_str().map(str::to_ascii_lowercase),
-                p.port_or_known_default(),
-            )
-        })
-    };
-    authority(asked).is_some_and(|a| Some(a) == authority(url))
-}
-
 /// Classifies a libgit2 failure against `url`.
 fn classify(url: &str, err: git2::Error) -> FetchError {
+    classify_with(url, err, None)
+}
+
+/// Classifies a libgit2 failure against `url`, by the HTTP failure behind it when the HTTP
+/// transport saw one (its kind and hint are more than libgit2's message keeps).
+fn classify_with(url: &str, err: git2::Error, http: Option<super::http::HttpError>) -> FetchError {
+    use super::http::HttpError;
+    if let Some(http) = http {
+        let url = super::redact(url);
+        return match http {
+            HttpError::Status {
+                status: 401 | 403, ..
+            } => FetchError::Auth { url, source: err },
+            HttpError::Status {
+                status: 404 | 410, ..
+            } => FetchError::NotFound { url, source: err },
+            HttpError::Connect { .. } => FetchError::Unreachable { url, source: err },
+            HttpError::Timeout { secs, .. } => FetchError::Stalled { url, secs },
+            other => FetchError::Http(other),
+        };
+    }
     let message = err.message().to_ascii_lowercase();
     // What libgit2 says may quote the URL, credentials and all, and a server's `ERR` text with
     // line breaks that would print as lines of our own (a forged `hint:`): one line, no secret.
@@ -392,16 +372,12 @@ pub fn ls_remote(url: &str, settings: &GitSettings) -> Result<Vec<RemoteRef>, Fe
     let path = cache_path(settings, url);
     let owned = url.to_owned();
     let redirects = settings.redirects;
-    watched(url, move |progress| {
+    watched(url, redirects, move |progress| {
         let repo = Repository::open_bare(&path)?;
         let mut remote = repo.remote_anonymous(&owned)?;
-        let attempts = Cell::new(0);
         if redirects {
-            let connection = remote.connect_auth(
-                Direction::Fetch,
-                Some(callbacks(&owned, &attempts, None, &progress)),
-                None,
-            )?;
+            let connection =
+                remote.connect_auth(Direction::Fetch, Some(callbacks(None, &progress)), None)?;
             return Ok(advertised(connection.list()?));
         }
         // `connect_auth` takes no redirect setting; a download connects with the fetch options
@@ -409,7 +385,7 @@ pub fn ls_remote(url: &str, settings: &GitSettings) -> Result<Vec<RemoteRef>, Fe
         // is wanted and nothing transferred or written (with no refspec at all, libgit2 would
         // fetch `HEAD`).
         let mut options = FetchOptions::new();
-        options.remote_callbacks(callbacks(&owned, &attempts, None, &progress));
+        options.remote_callbacks(callbacks(None, &progress));
         options.follow_redirects(RemoteRedirect::None);
         options.download_tags(AutotagOption::None);
         remote.download(&[NOTHING], Some(&mut options))?;
@@ -423,16 +399,22 @@ pub fn ls_remote(url: &str, settings: &GitSettings) -> Result<Vec<RemoteRef>, Fe
 const NOTHING: &str = "refs/skills-advertisement-only/*:refs/skills/nothing/*";
 
 /// Runs the network operation `work` under the watch of [`super::watchdog`]: a remote that
-/// goes silent, or trickles, for `SKILLS_HTTP_TIMEOUT` seconds is given up.
+/// goes silent, or trickles, for `SKILLS_HTTP_TIMEOUT` seconds is given up. HTTP requests it
+/// makes follow redirects only when `redirects` allows.
 fn watched<T: Send + 'static>(
     url: &str,
+    redirects: bool,
     work: impl FnOnce(std::sync::Arc<super::watchdog::Progress>) -> Result<T, git2::Error>
     + Send
     + 'static,
 ) -> Result<T, FetchError> {
     let stall = std::time::Duration::from_secs(super::http::timeout_secs());
+    let work = move |progress| {
+        super::smart_http::on_this_thread(redirects);
+        work(progress).map_err(|err| (err, super::smart_http::take_failure()))
+    };
     match super::watchdog::watch(stall, work) {
-        Ok(result) => result.map_err(|e| classify(url, e)),
+        Ok(result) => result.map_err(|(err, http)| classify_with(url, err, http)),
         Err(stalled) => Err(FetchError::Stalled {
             url: super::redact(url),
             secs: stalled.stall.as_secs(),
@@ -891,12 +873,11 @@ pub(super) fn fetch_refspecs(
     let refspecs: Vec<String> = refspecs.iter().map(|r| (*r).to_owned()).collect();
     let worker_bar = bar.clone();
     let redirects = settings.redirects;
-    let result = watched(url, move |progress| {
+    let result = watched(url, redirects, move |progress| {
         let repo = Repository::open_bare(&path)?;
         let mut remote = repo.remote_anonymous(&owned)?;
-        let attempts = Cell::new(0);
         let mut options = FetchOptions::new();
-        options.remote_callbacks(callbacks(&owned, &attempts, worker_bar.as_ref(), &progress));
+        options.remote_callbacks(callbacks(worker_bar.as_ref(), &progress));
         options.download_tags(AutotagOption::None);
         if !redirects {
             options.follow_redirects(RemoteRedirect::None);
@@ -943,8 +924,8 @@ fn open_commit(
 
 /// Sets libgit2's process-wide options, once: bounded waits for servers, a tree cache large
 /// enough for repositories with hundreds of skills (libgit2 caches no tree over 4 KiB by
-/// default, so a big root tree would be inflated and hashed again on every lookup), and the ssh
-/// transport of `GIT_SSH_COMMAND`/`GIT_SSH` when one is set.
+/// default, so a big root tree would be inflated and hashed again on every lookup), and the
+/// transports of HTTP(S) ([`super::smart_http`]) and ssh ([`super::ssh`]).
 pub fn set_timeouts() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(set_options_unsynchronized);
@@ -962,6 +943,7 @@ fn set_options_unsynchronized() {
         let _ = git2::opts::set_server_timeout_in_milliseconds(60_000);
         let _ = git2::opts::set_cache_object_limit(git2::ObjectType::Tree, 4 << 20);
         // The transport registry is global state of the same kind.
-        super::ssh::register_from_env();
+        super::smart_http::register();
+        super::ssh::register();
     }
 }

@@ -145,7 +145,7 @@ pub fn is_github_host(host: &str) -> bool {
         || enterprise.as_deref() == Some(host)
 }
 
-fn is_github_url(url: &str) -> bool {
+pub(super) fn is_github_url(url: &str) -> bool {
     let Ok(parsed) = reqwest::Url::parse(url) else {
         return false;
     };
@@ -239,7 +239,7 @@ struct ToInternal(String);
 
 /// At most [`MAX_REDIRECTS`] redirects, and none from a public address to an internal one;
 /// with a `guard`, none to an address it refuses (a name is left to the resolver).
-fn redirect_policy(guard: Option<Arc<Policy>>) -> reqwest::redirect::Policy {
+pub(super) fn redirect_policy(guard: Option<Arc<Policy>>) -> reqwest::redirect::Policy {
     reqwest::redirect::Policy::custom(move |attempt| {
         if attempt.previous().len() > MAX_REDIRECTS {
             return attempt.error("too many redirects");
@@ -317,6 +317,34 @@ impl reqwest::dns::Resolve for GuardedResolver {
     }
 }
 
+/// A client with the settings of this module: rustls with ring, the system's certificates and
+/// those of `SSL_CERT_FILE`, proxies from the environment, and `SKILLS_HTTP_TIMEOUT` for
+/// connecting and for each read (a whole request is bounded by its caller).
+pub(super) fn client_builder() -> Result<reqwest::blocking::ClientBuilder, HttpError> {
+    static PROVIDER: std::sync::Once = std::sync::Once::new();
+    PROVIDER.call_once(|| {
+        // Fails only when a provider is installed already, which is as good.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+    let timeout = timeout_secs();
+    let mut builder = reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(timeout))
+        .connect_timeout(Duration::from_secs(timeout.min(10)));
+    if let Some(path) = std::env::var_os("SSL_CERT_FILE").filter(|p| !p.is_empty()) {
+        let path = std::path::PathBuf::from(path);
+        let pem = std::fs::read(&path).map_err(|source| HttpError::CertFile {
+            path: path.clone(),
+            source,
+        })?;
+        let certificates = reqwest::Certificate::from_pem_bundle(&pem)
+            .map_err(|source| HttpError::CertPem { path, source })?;
+        for certificate in certificates {
+            builder = builder.add_root_certificate(certificate);
+        }
+    }
+    Ok(builder)
+}
+
 /// An HTTP client with the settings above.
 pub struct Http {
     client: reqwest::blocking::Client,
@@ -339,31 +367,12 @@ impl Http {
     }
 
     fn build(progress: bool, guard: Option<Arc<Policy>>) -> Result<Http, HttpError> {
-        static PROVIDER: std::sync::Once = std::sync::Once::new();
-        PROVIDER.call_once(|| {
-            // Fails only when a provider is installed already, which is as good.
-            let _ = rustls::crypto::ring::default_provider().install_default();
-        });
         let timeout = timeout_secs();
-        let mut builder = reqwest::blocking::Client::builder()
+        let mut builder = client_builder()?
             .user_agent(concat!("skills/", env!("CARGO_PKG_VERSION")))
-            .timeout(Duration::from_secs(timeout))
-            .connect_timeout(Duration::from_secs(timeout.min(10)))
             .redirect(redirect_policy(guard.clone()));
         if let Some(guard) = &guard {
             builder = builder.dns_resolver(Arc::new(GuardedResolver(Arc::clone(guard))));
-        }
-        if let Some(path) = std::env::var_os("SSL_CERT_FILE").filter(|p| !p.is_empty()) {
-            let path = std::path::PathBuf::from(path);
-            let pem = std::fs::read(&path).map_err(|source| HttpError::CertFile {
-                path: path.clone(),
-                source,
-            })?;
-            let certificates = reqwest::Certificate::from_pem_bundle(&pem)
-                .map_err(|source| HttpError::CertPem { path, source })?;
-            for certificate in certificates {
-                builder = builder.add_root_certificate(certificate);
-            }
         }
         let client = builder.build().map_err(HttpError::Setup)?;
         Ok(Http {
@@ -399,7 +408,9 @@ impl Http {
         {
             request = request.bearer_auth(token);
         }
-        let response = request.send().map_err(|err| self.classify(url, err))?;
+        let response = request
+            .send()
+            .map_err(|err| classify(url, err, self.timeout))?;
         let status = response.status();
         if !status.is_success() {
             return Err(HttpError::Status {
@@ -426,20 +437,7 @@ impl Http {
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(err) => {
-                    let timed_out = err.kind() == std::io::ErrorKind::TimedOut || is_timeout(&err);
-                    return Err(if timed_out {
-                        HttpError::Timeout {
-                            url: super::redact(url),
-                            secs: self.timeout,
-                        }
-                    } else {
-                        HttpError::Read {
-                            url: super::redact(url),
-                            source: err,
-                        }
-                    });
-                }
+                Err(err) => return Err(read_error(url, err, self.timeout)),
             };
             body.extend_from_slice(&chunk[..read]);
             if std::time::Instant::now() > deadline {
@@ -463,37 +461,44 @@ impl Http {
         }
         Ok(body)
     }
+}
 
-    fn classify(&self, url: &str, err: reqwest::Error) -> HttpError {
-        let url = super::redact(url);
-        // reqwest's message quotes the URL, credentials and all: the error names it already.
-        let err = err.without_url();
-        if let Some(refused) = refused_in(&err) {
-            return HttpError::Refused { url, refused };
-        }
-        if err.is_timeout() {
-            return HttpError::Timeout {
-                url,
-                secs: self.timeout,
-            };
-        }
-        if err.is_redirect() {
-            use std::error::Error as _;
-            if let Some(ToInternal(to)) = err.source().and_then(|e| e.downcast_ref::<ToInternal>())
-            {
-                let to = to.clone();
-                return HttpError::InternalRedirect { url, to };
-            }
-            return HttpError::Redirects { url };
-        }
-        if rustls_error(&err).is_some() {
-            return HttpError::Tls { url, source: err };
-        }
-        if err.is_connect() {
-            return HttpError::Connect { url, source: err };
-        }
-        HttpError::Other { url, source: err }
+/// What a failed read of the body of `url` means: a timeout, or a broken transfer.
+pub(super) fn read_error(url: &str, err: std::io::Error, timeout: u64) -> HttpError {
+    let url = super::redact(url);
+    if err.kind() == std::io::ErrorKind::TimedOut || is_timeout(&err) {
+        HttpError::Timeout { url, secs: timeout }
+    } else {
+        HttpError::Read { url, source: err }
     }
+}
+
+/// What went wrong with a request to `url`, from reqwest's error.
+pub(super) fn classify(url: &str, err: reqwest::Error, timeout: u64) -> HttpError {
+    let url = super::redact(url);
+    // reqwest's message quotes the URL, credentials and all: the error names it already.
+    let err = err.without_url();
+    if let Some(refused) = refused_in(&err) {
+        return HttpError::Refused { url, refused };
+    }
+    if err.is_timeout() {
+        return HttpError::Timeout { url, secs: timeout };
+    }
+    if err.is_redirect() {
+        use std::error::Error as _;
+        if let Some(ToInternal(to)) = err.source().and_then(|e| e.downcast_ref::<ToInternal>()) {
+            let to = to.clone();
+            return HttpError::InternalRedirect { url, to };
+        }
+        return HttpError::Redirects { url };
+    }
+    if rustls_error(&err).is_some() {
+        return HttpError::Tls { url, source: err };
+    }
+    if err.is_connect() {
+        return HttpError::Connect { url, source: err };
+    }
+    HttpError::Other { url, source: err }
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod identity;
 pub mod npm;
 pub mod open;
 pub mod provenance;
+pub mod smart_http;
 pub mod ssh;
 pub mod tips;
 pub mod tree;

@@ -1,9 +1,10 @@
-//! ssh the way git does it, for `GIT_SSH_COMMAND` and `GIT_SSH`: libgit2 speaks ssh through
-//! libssh2, which knows neither, so when one is set, `ssh://`, `git+ssh://`, `ssh+git://` and
-//! scp-like `user@host:path` remotes go through this transport instead. It runs the command
-//! exactly as git would — `sh -c '<GIT_SSH_COMMAND> "$@"' … [-p PORT] [USER@]HOST
-//! "git-upload-pack '<PATH>'"`, or `<GIT_SSH> …` without a shell — and speaks git's protocol
-//! over its stdin and stdout. Its stderr is the user's (ssh asks and warns there).
+//! ssh the way git does it: `ssh://`, `git+ssh://`, `ssh+git://` and scp-like `user@host:path`
+//! remotes run the user's ssh client, so its configuration, keys, agent and `known_hosts` apply
+//! as they do for git (libgit2's own ssh, libssh2, would know none of them, and would bring a
+//! second copy of OpenSSL). It runs the command exactly as git would — `ssh [-p PORT]
+//! [USER@]HOST "git-upload-pack '<PATH>'"`, `sh -c '<GIT_SSH_COMMAND> "$@"' …` when
+//! `GIT_SSH_COMMAND` is set, or `<GIT_SSH> …` without a shell — and speaks git's protocol over
+//! its stdin and stdout. Its stderr is the user's (ssh asks and warns there).
 //!
 //! Invariants: only fetches are served (no push); a host starting with `-` never reaches the
 //! command (it would be read as an option); the path is single-quoted for the remote shell.
@@ -23,13 +24,20 @@ pub enum SshCommand {
 }
 
 impl SshCommand {
-    /// `GIT_SSH_COMMAND`, else `GIT_SSH`; `None` when neither is set (libssh2 and the ssh agent
-    /// then do the work).
-    pub fn from_env() -> Option<SshCommand> {
+    /// `GIT_SSH_COMMAND`, else `GIT_SSH`, else the `ssh` on `PATH`, as git chooses.
+    pub fn from_env() -> SshCommand {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         var(crate::env_vars::GIT_SSH_COMMAND)
             .map(SshCommand::Shell)
             .or_else(|| var(crate::env_vars::GIT_SSH).map(SshCommand::Program))
+            .unwrap_or_else(|| SshCommand::Program("ssh".to_owned()))
+    }
+
+    /// What the command is called, for messages.
+    fn name(&self) -> &str {
+        match self {
+            SshCommand::Shell(line) | SshCommand::Program(line) => line,
+        }
     }
 
     /// The process that reaches `host` (`[user@]host`) and runs `remote` there.
@@ -114,7 +122,7 @@ fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
-/// Registers this transport for ssh remotes when `GIT_SSH_COMMAND` or `GIT_SSH` is set.
+/// Registers this transport for ssh remotes, with the command of [`SshCommand::from_env`].
 ///
 /// # Safety
 /// libgit2's transport registry is global and unsynchronized: call this once, before any thread
@@ -123,10 +131,8 @@ fn shell_quote(text: &str) -> String {
     unsafe_code,
     reason = "libgit2's global transport registry; called once, before any thread uses libgit2"
 )]
-pub unsafe fn register_from_env() {
-    let Some(command) = SshCommand::from_env() else {
-        return;
-    };
+pub unsafe fn register() {
+    let command = SshCommand::from_env();
     for scheme in ["ssh", "ssh+git", "git+ssh"] {
         let command = command.clone();
         // SAFETY: the caller guarantees that no other thread uses libgit2 yet.
@@ -159,7 +165,12 @@ impl SmartSubtransport for Subtransport {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .map_err(|err| git2::Error::from_str(&format!("cannot run the ssh command: {err}")))?;
+            .map_err(|err| {
+                git2::Error::from_str(&format!(
+                    "cannot run the ssh command `{}`: {err}",
+                    self.0.name()
+                ))
+            })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             return Err(git2::Error::from_str("the ssh command has no pipes"));

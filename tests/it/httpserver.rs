@@ -195,3 +195,152 @@ pub fn https_handler(answer: impl Fn(&str) -> Vec<u8> + Send + Sync + 'static) -
     });
     (format!("https://127.0.0.1:{port}"), heads)
 }
+
+/// Git's smart HTTP protocol on loopback: `git http-backend` (git's own CGI program) serving
+/// every repository under `root`, behind a `tiny_http` server. Paths under a prefix given to
+/// [`GitHttp::moved`] are redirected (302) to another prefix. Every request is logged as
+/// `METHOD /path?query`. Stopped on drop.
+pub struct GitHttp {
+    pub url: String,
+    moved: Arc<Mutex<Vec<(String, String)>>>,
+    log: Arc<Mutex<Vec<String>>>,
+    server: Arc<tiny_http::Server>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl GitHttp {
+    pub fn start(root: &std::path::Path) -> GitHttp {
+        let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind loopback"));
+        let port = server.server_addr().to_ip().expect("an IP address").port();
+        let moved: Arc<Mutex<Vec<(String, String)>>> = Arc::default();
+        let log: Arc<Mutex<Vec<String>>> = Arc::default();
+        let root = root.to_path_buf();
+        let thread = {
+            let (server, moved, log) = (Arc::clone(&server), Arc::clone(&moved), Arc::clone(&log));
+            std::thread::spawn(move || {
+                for request in server.incoming_requests() {
+                    let (moved, log, root) = (Arc::clone(&moved), Arc::clone(&log), root.clone());
+                    std::thread::spawn(move || git_answer(request, &root, &moved, &log));
+                }
+            })
+        };
+        GitHttp {
+            url: format!("http://127.0.0.1:{port}"),
+            moved,
+            log,
+            server,
+            thread: Some(thread),
+        }
+    }
+
+    /// Redirects every path that starts with `from` to the same path under `to`.
+    pub fn moved(&self, from: &str, to: &str) {
+        self.moved
+            .lock()
+            .unwrap()
+            .push((from.to_owned(), to.to_owned()));
+    }
+
+    pub fn requests(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
+    }
+}
+
+impl Drop for GitHttp {
+    fn drop(&mut self) {
+        self.server.unblock();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn git_answer(
+    mut request: tiny_http::Request,
+    root: &std::path::Path,
+    moved: &Mutex<Vec<(String, String)>>,
+    log: &Mutex<Vec<String>>,
+) {
+    use std::io::Write;
+    let url = request.url().to_owned();
+    let method = request.method().to_string();
+    log.lock().unwrap().push(format!("{method} {url}"));
+    let header = |name: &str, value: &str| {
+        tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).unwrap()
+    };
+    let redirect = moved.lock().unwrap().iter().find_map(|(from, to)| {
+        url.strip_prefix(from.as_str())
+            .map(|rest| format!("{to}{rest}"))
+    });
+    if let Some(location) = redirect {
+        let response = tiny_http::Response::from_data(Vec::new())
+            .with_status_code(302)
+            .with_header(header("Location", &location));
+        let _ = request.respond(response);
+        return;
+    }
+    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    let content_type = request
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv("Content-Type"))
+        .map(|h| h.value.as_str().to_owned())
+        .unwrap_or_default();
+    let mut body = Vec::new();
+    let _ = request.as_reader().read_to_end(&mut body);
+    let mut child = std::process::Command::new("git")
+        .arg("http-backend")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("GIT_PROJECT_ROOT", root)
+        .env("GIT_HTTP_EXPORT_ALL", "1")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", root)
+        .env("REQUEST_METHOD", &method)
+        .env("PATH_INFO", path)
+        .env("QUERY_STRING", query)
+        .env("CONTENT_TYPE", content_type)
+        .env("CONTENT_LENGTH", body.len().to_string())
+        .env("REMOTE_ADDR", "127.0.0.1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run git http-backend");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&body);
+    });
+    let output = child.wait_with_output().expect("git http-backend output");
+    let _ = writer.join();
+    // CGI: headers, a blank line, the body.
+    let out = output.stdout;
+    let split = out
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|at| (at, 4))
+        .or_else(|| out.windows(2).position(|w| w == b"\n\n").map(|at| (at, 2)));
+    let Some((at, gap)) = split else {
+        let _ = request.respond(tiny_http::Response::from_data(out).with_status_code(500));
+        return;
+    };
+    let head = String::from_utf8_lossy(&out[..at]).into_owned();
+    let mut response = tiny_http::Response::from_data(out[at + gap..].to_vec());
+    for line in head.lines() {
+        let Some((name, value)) = line.split_once(':') else {
+            continue;
+        };
+        let value = value.trim();
+        if name.eq_ignore_ascii_case("Status") {
+            let code = value
+                .split(' ')
+                .next()
+                .and_then(|c| c.parse().ok())
+                .unwrap_or(500);
+            response = response.with_status_code(code);
+        } else {
+            response = response.with_header(header(name, value));
+        }
+    }
+    let _ = request.respond(response);
+}

@@ -151,6 +151,130 @@ fn git_ssh_command_is_honoured() {
         lock(&context)["skills"]["csv-tools"]["commit"],
         upstream.head()
     );
+    // Without GIT_SSH_COMMAND or GIT_SSH, the `ssh` on PATH, as git runs it.
+    let bin = context.temp.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(&ssh, bin.join("ssh")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let output = run(context
+        .command()
+        .args([
+            "add",
+            &format!("git@plain.example.test:{bare}"),
+            "-s",
+            "pdf-forms",
+            "-a",
+            "claude-code",
+            "-y",
+        ])
+        .env_remove("GIT_SSH_COMMAND")
+        .env_remove("GIT_SSH")
+        .env("PATH", path));
+    ok(&output);
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged
+            .lines()
+            .any(|line| line == format!("git@plain.example.test git-upload-pack '{bare}'")),
+        "{logged}"
+    );
+    assert!(
+        context
+            .project
+            .join(".claude/skills/pdf-forms/SKILL.md")
+            .is_file()
+    );
+}
+
+/// A repository over git's smart HTTP protocol (git's own `http-backend` on loopback) is
+/// fetched through the HTTP client: ref advertisement, then a pack by POST, shallow. A moved
+/// repository's redirect is followed on the first request, and the rest of the fetch goes to
+/// where it led, as git does.
+#[test]
+fn smart_http_remotes_are_fetched_and_their_redirects_followed_once() {
+    let context = TestContext::new();
+    let remote = crate::add::Remote::new(&context);
+    let upstream = remote.upstream("acme/flat", &fixture("flat"));
+    let server = crate::httpserver::GitHttp::start(&remote.root.join("repos"));
+    let url = format!("{}/acme/flat.git", server.url);
+    let output =
+        run(context
+            .command()
+            .args(["add", &url, "-s", "csv-tools", "-a", "claude-code", "-y"]));
+    ok(&output);
+    assert!(
+        context
+            .project
+            .join(".claude/skills/csv-tools/scripts/convert.py")
+            .is_file()
+    );
+    let entry = &lock(&context)["skills"]["csv-tools"];
+    assert_eq!(entry["commit"], upstream.head());
+    assert_eq!(entry["sourceUrl"], url);
+    let requests = server.requests();
+    assert!(
+        requests.contains(&"GET /acme/flat.git/info/refs?service=git-upload-pack".to_owned()),
+        "{requests:?}"
+    );
+    assert!(
+        requests.contains(&"POST /acme/flat.git/git-upload-pack".to_owned()),
+        "{requests:?}"
+    );
+    // A new commit upstream: `check` sees it over the same protocol.
+    upstream.commit("more", |work| {
+        std::fs::write(work.join("skills/csv-tools/NOTES.md"), "notes\n").unwrap();
+    });
+    let output = run(context.command().args(["check", "--exit-code"]).env(
+        "SKILLS_TRUSTED_HOSTS",
+        server.url.trim_start_matches("http://"),
+    ));
+    assert_eq!(output.code, 1, "{}\n{}", output.stdout, output.stderr);
+
+    server.moved("/old/", "/acme/");
+    let moved = format!("{}/old/flat.git", server.url);
+    let output =
+        run(context
+            .command()
+            .args(["add", &moved, "-s", "pdf-forms", "-a", "claude-code", "-y"]));
+    ok(&output);
+    let requests = server.requests();
+    assert!(
+        requests.contains(&"GET /old/flat.git/info/refs?service=git-upload-pack".to_owned()),
+        "{requests:?}"
+    );
+    assert!(
+        !requests.iter().any(|r| r.starts_with("POST /old/")),
+        "later requests go where the first one ended: {requests:?}"
+    );
+    assert!(
+        context
+            .project
+            .join(".claude/skills/pdf-forms/SKILL.md")
+            .is_file()
+    );
+    // The lockfile chose that URL: a fresh machine (an empty cache) follows no redirect for it.
+    ok(&run(context.command().args(["remove", "csv-tools", "-y"])));
+    std::fs::remove_dir_all(context.project.join(".claude/skills/pdf-forms")).unwrap();
+    let before = server.requests().len();
+    let output = run(context
+        .command()
+        .args(["install", "--frozen"])
+        .env("SKILLS_CACHE_DIR", context.temp.path().join("fresh-cache"))
+        .env(
+            "SKILLS_TRUSTED_HOSTS",
+            server.url.trim_start_matches("http://"),
+        ));
+    assert_ne!(output.code, 0, "{}\n{}", output.stdout, output.stderr);
+    assert!(output.stderr.contains("302"), "{}", output.stderr);
+    let after = server.requests();
+    assert!(
+        !after[before..].is_empty() && after[before..].iter().all(|r| r.contains("/old/")),
+        "the redirect was not followed: {after:?}"
+    );
 }
 
 /// `add` by each of `forms` in turn, each with `-s skill`, over the GitLab mirror.
