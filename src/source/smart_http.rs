@@ -73,7 +73,7 @@ fn clients() -> Result<&'static Clients, git2::Error> {
                 stay,
                 timeout: super::http::timeout_secs(),
             }),
-            (Err(err), _) | (_, Err(err)) => Err(chain(&err)),
+            (Err(err), _) | (_, Err(err)) => Err(crate::hint::one_line(&err)),
         }
     });
     built
@@ -274,7 +274,7 @@ impl Failure {
     fn into_io(self) -> std::io::Error {
         let message = match self {
             Failure::Http(err) => {
-                let message = chain(&err);
+                let message = crate::hint::one_line(&err);
                 FAILURE.set(Some(err));
                 message
             }
@@ -289,18 +289,6 @@ impl From<HttpError> for Failure {
     fn from(err: HttpError) -> Failure {
         Failure::Http(err)
     }
-}
-
-/// `err` and its causes on one line.
-fn chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// Whether two URLs name the same scheme, host and port.
