@@ -245,18 +245,34 @@ impl Stream {
             .get(CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .unwrap_or_default();
-        if !content_type.trim().eq_ignore_ascii_case(expected) {
+        // `application/x-git-…; charset=…` is the same type, as git reads it.
+        let media_type = content_type.split(';').next().unwrap_or_default().trim();
+        if !media_type.eq_ignore_ascii_case(expected) {
             return Err(Failure::Other(format!(
                 "`{}` is not a git repository: it does not answer git's smart HTTP protocol",
                 super::redact(&self.url)
             )));
         }
-        if !self.post && response.url().as_str() != self.url {
-            // Later requests of this connection go where the first one ended.
+        // The client moves credentials typed into the URL into a header: the URL it reports
+        // lacks them even when no redirect happened.
+        let asked = reqwest::Url::parse(&self.url).ok().map(|mut url| {
+            let _ = url.set_username("");
+            let _ = url.set_password(None);
+            url
+        });
+        if !self.post && asked.as_ref() != Some(response.url()) {
+            // Later requests of this connection go where the first one ended, with the
+            // credentials typed into the URL when that is the same host.
             let mut base = response.url().clone();
             base.set_query(None);
             let path = base.path().trim_end_matches("/info/refs").to_owned();
             base.set_path(&path);
+            if same_authority(base.as_str(), &self.url)
+                && let Ok(typed) = reqwest::Url::parse(&self.url)
+            {
+                let _ = base.set_username(typed.username());
+                let _ = base.set_password(typed.password());
+            }
             lock(&self.connection).base = Some(base.as_str().trim_end_matches('/').to_owned());
         }
         Ok(response)

@@ -203,6 +203,8 @@ pub fn https_handler(answer: impl Fn(&str) -> Vec<u8> + Send + Sync + 'static) -
 pub struct GitHttp {
     pub url: String,
     moved: Arc<Mutex<Vec<(String, String)>>>,
+    /// The `Authorization` header every request must carry (else 401), when set.
+    required: Arc<Mutex<Option<String>>>,
     log: Arc<Mutex<Vec<String>>>,
     server: Arc<tiny_http::Server>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -213,20 +215,34 @@ impl GitHttp {
         let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").expect("bind loopback"));
         let port = server.server_addr().to_ip().expect("an IP address").port();
         let moved: Arc<Mutex<Vec<(String, String)>>> = Arc::default();
+        let required: Arc<Mutex<Option<String>>> = Arc::default();
         let log: Arc<Mutex<Vec<String>>> = Arc::default();
         let root = root.to_path_buf();
         let thread = {
-            let (server, moved, log) = (Arc::clone(&server), Arc::clone(&moved), Arc::clone(&log));
+            let (server, moved, required, log) = (
+                Arc::clone(&server),
+                Arc::clone(&moved),
+                Arc::clone(&required),
+                Arc::clone(&log),
+            );
             std::thread::spawn(move || {
                 for request in server.incoming_requests() {
-                    let (moved, log, root) = (Arc::clone(&moved), Arc::clone(&log), root.clone());
-                    std::thread::spawn(move || git_answer(request, &root, &moved, &log));
+                    let (moved, required, log, root) = (
+                        Arc::clone(&moved),
+                        Arc::clone(&required),
+                        Arc::clone(&log),
+                        root.clone(),
+                    );
+                    std::thread::spawn(move || {
+                        git_answer(request, &root, &moved, &required, &log);
+                    });
                 }
             })
         };
         GitHttp {
             url: format!("http://127.0.0.1:{port}"),
             moved,
+            required,
             log,
             server,
             thread: Some(thread),
@@ -239,6 +255,11 @@ impl GitHttp {
             .lock()
             .unwrap()
             .push((from.to_owned(), to.to_owned()));
+    }
+
+    /// Answers 401 to every request without this `Authorization` header.
+    pub fn require(&self, authorization: &str) {
+        *self.required.lock().unwrap() = Some(authorization.to_owned());
     }
 
     pub fn requests(&self) -> Vec<String> {
@@ -259,6 +280,7 @@ fn git_answer(
     mut request: tiny_http::Request,
     root: &std::path::Path,
     moved: &Mutex<Vec<(String, String)>>,
+    required: &Mutex<Option<String>>,
     log: &Mutex<Vec<String>>,
 ) {
     use std::io::Write;
@@ -268,6 +290,19 @@ fn git_answer(
     let header = |name: &str, value: &str| {
         tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).unwrap()
     };
+    if let Some(required) = required.lock().unwrap().clone() {
+        let given = request
+            .headers()
+            .iter()
+            .any(|h| h.field.equiv("Authorization") && h.value.as_str() == required);
+        if !given {
+            let response = tiny_http::Response::from_data(Vec::new())
+                .with_status_code(401)
+                .with_header(header("WWW-Authenticate", "Basic realm=\"git\""));
+            let _ = request.respond(response);
+            return;
+        }
+    }
     let redirect = moved.lock().unwrap().iter().find_map(|(from, to)| {
         url.strip_prefix(from.as_str())
             .map(|rest| format!("{to}{rest}"))

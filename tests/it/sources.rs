@@ -277,6 +277,38 @@ fn smart_http_remotes_are_fetched_and_their_redirects_followed_once() {
     );
 }
 
+/// Credentials typed into an HTTP(S) remote's URL go with every request of the fetch (the
+/// client moves them into a header), not only with the first.
+#[test]
+fn credentials_in_a_smart_http_url_go_with_every_request() {
+    let context = TestContext::new();
+    let remote = crate::add::Remote::new(&context);
+    remote.upstream("acme/flat", &fixture("flat"));
+    let server = crate::httpserver::GitHttp::start(&remote.root.join("repos"));
+    // `deploy:s3cret` as HTTP basic credentials.
+    server.require("Basic ZGVwbG95OnMzY3JldA==");
+    let url = server.url.replace("http://", "http://deploy:s3cret@") + "/acme/flat.git";
+    let output =
+        run(context
+            .command()
+            .args(["add", &url, "-s", "csv-tools", "-a", "claude-code", "-y"]));
+    ok(&output);
+    let requests = server.requests();
+    assert!(
+        requests.contains(&"POST /acme/flat.git/git-upload-pack".to_owned()),
+        "{requests:?}"
+    );
+    assert!(!output.stderr.contains("s3cret") && !output.stdout.contains("s3cret"));
+    // Without them: refused, and said so.
+    let bare = format!("{}/acme/flat.git", server.url);
+    let output =
+        run(context
+            .command()
+            .args(["add", &bare, "-s", "pdf-forms", "-a", "claude-code", "-y"]));
+    assert_eq!(output.code, 2, "{}", output.stderr);
+    assert!(output.stderr.contains("credentials"), "{}", output.stderr);
+}
+
 /// `add` by each of `forms` in turn, each with `-s skill`, over the GitLab mirror.
 fn add_forms(
     context: &TestContext,
