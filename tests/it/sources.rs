@@ -277,6 +277,42 @@ fn smart_http_remotes_are_fetched_and_their_redirects_followed_once() {
     );
 }
 
+/// An HTTPS remote that redirects to plain HTTP is refused, as libgit2 refuses it: the plain
+/// HTTP server (a working git host) never gets a request, and nothing is installed.
+#[test]
+fn a_redirect_from_https_to_plain_http_is_refused() {
+    let context = TestContext::new();
+    let remote = crate::add::Remote::new(&context);
+    remote.upstream("acme/flat", &fixture("flat"));
+    let plain = crate::httpserver::GitHttp::start(&remote.root.join("repos"));
+    let to = plain.url.clone();
+    let (https, _) = crate::httpserver::https_handler(move |head| {
+        let path = head.split(' ').nth(1).unwrap_or("/");
+        format!(
+            "HTTP/1.1 302 Found\r\nLocation: {to}{path}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )
+        .into_bytes()
+    });
+    let output = run(context
+        .command()
+        .args([
+            "add",
+            &format!("{https}/acme/flat.git"),
+            "-s",
+            "csv-tools",
+            "-a",
+            "claude-code",
+            "-y",
+        ])
+        .env(
+            "SSL_CERT_FILE",
+            crate::common::repo().join("tests/fixtures/tls/ca.pem"),
+        ));
+    assert_eq!(output.code, 2, "{}\n{}", output.stdout, output.stderr);
+    assert!(plain.requests().is_empty(), "{:?}", plain.requests());
+    assert!(!context.project.join(".claude/skills/csv-tools").exists());
+}
+
 /// Credentials typed into an HTTP(S) remote's URL go with every request of the fetch (the
 /// client moves them into a header), not only with the first.
 #[test]
