@@ -100,6 +100,12 @@ mod ascii {
 
     fn rewrite_class(mut class: ClassUnicode) -> ClassUnicode {
         let ascii = |r: &ClassUnicodeRange| r.end() <= '\x7f';
+        // Most classes of the rules' patterns are ASCII (`[Dd]`, `[/\\]`): none is rewritten, and
+        // the tests below (each an intersection with a class of hundreds of ranges) are most of
+        // the cost of building the rules.
+        if class.ranges().iter().all(ascii) {
+            return class;
+        }
         // A class of ASCII letters folded by `(?i)`: the ASCII letters only.
         let folded = |r: &ClassUnicodeRange| {
             ascii(r) || (r.start() == r.end() && matches!(r.start(), '\u{17f}' | '\u{212a}'))
