@@ -290,15 +290,40 @@ fn decodes(program: &str, args: &[Arg<'_>]) -> bool {
                     .any(|s| s.contains("N-ZA-M") || s.contains("n-za-m"))
         }
         // Text spelled in escapes: `printf '\x63\x75…'`, `echo -e '\143…'`.
-        "printf" | "echo" => args.iter().any(|a| {
-            let s = a.str();
-            s.matches("\\x").count() >= 4 || s.matches("\\0").count() >= 4
-        }),
+        "printf" | "echo" => args.iter().any(|a| escapes(a.str()) >= 4),
         "perl" | "ruby" => args
             .iter()
             .any(|a| a.str().contains("pack(") || a.str().contains("pack \"")),
         _ => false,
     }
+}
+
+/// How many characters of `s` are spelled as escapes that `printf` and `echo -e` decode:
+/// `\x63`, `\143`, `\0143`, `\u0063`.
+fn escapes(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut count = 0;
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let next = b[i + 1];
+        let digits =
+            |from: usize, ok: fn(&u8) -> bool| b[from..].iter().take_while(|c| ok(c)).count();
+        let used = match next {
+            b'x' => digits(i + 2, u8::is_ascii_hexdigit).min(2),
+            b'u' => digits(i + 2, u8::is_ascii_hexdigit).min(4),
+            b'0'..=b'7' => digits(i + 1, |c| (b'0'..=b'7').contains(c)).min(4),
+            _ => 0,
+        };
+        if used >= 2 {
+            count += 1;
+        }
+        i += 2;
+    }
+    count
 }
 
 /// Where a URL literal is in an argument: the argument itself, or `host/path` without a scheme.
@@ -764,6 +789,13 @@ impl State {
                 let mut t = Taint::default();
                 for a in &run.args {
                     t.join(&taint_of(a, self));
+                }
+                // `printf '\x63\x75…'`: text spelled in escapes is decoded text.
+                if decodes(program, &run.args) {
+                    if !t.is_some() {
+                        t.at = self.base + at;
+                    }
+                    t.decoded = true;
                 }
                 return t;
             }

@@ -119,6 +119,22 @@ fn decoded_text_run() {
     );
     let flows = flows_of("x=$(echo ZWNobyBoaQ== | base64 --decode); eval \"$x\"");
     assert!(flows.iter().any(|f| f.taint.decoded));
+    for code in [
+        "printf '\\x63\\x75\\x72\\x6c\\x20\\x2d\\x73' | sh",
+        "echo -e '\\143\\165\\162\\154\\040' | bash",
+        "printf '\\u0063\\u0075\\u0072\\u006c' | sh -s",
+        "s=$(printf '\\x63\\x75\\x72\\x6c\\x20'); eval \"$s\"",
+    ] {
+        assert!(flows_of(code).iter().any(|f| f.taint.decoded), "{code}");
+    }
+    // Escapes printed, not run: colours, a newline, a tab.
+    for code in [
+        "printf '\\x1b[31m%s\\x1b[0m\\n' \"$msg\"",
+        "printf '\\x1b[1m\\x1b[32m\\x1b[0m\\x1b[4m' > out.txt",
+        "echo -e 'a\\tb\\nc'",
+    ] {
+        assert!(flows_of(code).is_empty(), "{code}");
+    }
 }
 
 fn flows_of(code: &str) -> Vec<Flow> {
