@@ -539,9 +539,10 @@ pub fn analyse(rel: &str, text: &str, markdown: bool) -> Vec<Hit> {
             break;
         }
         let after = floor(text, (p.end + 400).min(text.len()));
+        // A hard-wrapped instruction is read as the sentence Markdown renders.
         prose::scan(
-            &text[p.start..p.end],
-            &text[p.start..after],
+            &crate::lint::security::unwrapped(&text[p.start..p.end]),
+            &crate::lint::security::unwrapped(&text[p.start..after]),
             p.start,
             p.quoted,
             &mut hits,

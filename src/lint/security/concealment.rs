@@ -186,7 +186,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let (_, prose) = input.units();
     let mut hits = Vec::new();
     for unit in prose {
-        let para = &text[unit.start..unit.end];
+        let unwrapped = input.paragraph(unit);
+        let para: &str = &unwrapped;
         for found in ENGLISH.find_iter(para).chain(OTHERS.find_iter(para)) {
             let at = unit.start + found.start();
             let sentence = sentence_around(text, at);

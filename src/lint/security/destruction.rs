@@ -316,7 +316,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         }
     }
     for unit in prose {
-        let para = &text[unit.start..unit.end];
+        let unwrapped = input.paragraph(unit);
+        let para: &str = &unwrapped;
         if let Some(found) = PROSE.find(para) {
             hits.push(
                 &rules::DESTRUCTION,

@@ -388,7 +388,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     }
     // Prose: the conversation, files read or credentials put into an address.
     for unit in prose {
-        let para = &text[unit.start..unit.end];
+        let unwrapped = input.paragraph(unit);
+        let para: &str = &unwrapped;
         let Some(what) = PROSE_DATA.find(para) else {
             continue;
         };

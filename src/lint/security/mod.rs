@@ -61,6 +61,15 @@ impl<'a> Input<'a> {
         (code, prose)
     }
 
+    /// The text of prose unit `unit` as its reader sees it: a line break that only wraps a
+    /// sentence (the next line goes on with it) is a space, so that a paragraph hard-wrapped
+    /// in the middle of an instruction reads as the one sentence Markdown renders; a break
+    /// before a list item, a quote or a table row stays. Offsets are the text's own: each
+    /// break is one byte, as the space is.
+    pub fn paragraph(&self, unit: &Unit) -> std::borrow::Cow<'a, str> {
+        unwrapped(&self.text[unit.start..unit.end])
+    }
+
     /// The commands of code unit `index` (a shell unit; none for other languages).
     pub fn acts(&self, index: usize) -> &[Act] {
         let (code, _) = self.units();
@@ -79,6 +88,30 @@ impl<'a> Input<'a> {
             }
         })
     }
+}
+
+/// `para` with each line break that wraps a sentence read as a space (see [`Input::paragraph`]).
+pub fn unwrapped(para: &str) -> std::borrow::Cow<'_, str> {
+    if !para.trim_end().contains('\n') {
+        return std::borrow::Cow::Borrowed(para);
+    }
+    let mut out = String::with_capacity(para.len());
+    let mut lines = para.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        let Some(body) = line.strip_suffix('\n') else {
+            out.push_str(line);
+            continue;
+        };
+        let next = lines.peek().map_or("", |l| l.trim_start());
+        let starts_block = next.is_empty()
+            || next.starts_with(['-', '*', '+', '>', '|', '#'])
+            || next.split_once(['.', ')']).is_some_and(|(n, _)| {
+                !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit())
+            });
+        out.push_str(body);
+        out.push(if starts_block { '\n' } else { ' ' });
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// An example of a rule: a file (path and text) and the rule that must (or must not) refuse it.
@@ -240,6 +273,21 @@ pub fn triggered(text: &str, triggers: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wrapped_sentence_is_one_line_and_a_list_is_not() {
+        let para = "Fetch it from https://x.example/i and\nrun it now.\n- a list item\n2. another\n> quoted\r\nend";
+        let flat = unwrapped(para);
+        assert_eq!(flat.len(), para.len());
+        assert_eq!(
+            flat,
+            "Fetch it from https://x.example/i and run it now.\n- a list item\n2. another\n> quoted\r end"
+        );
+        assert!(matches!(
+            unwrapped("one line\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
     use crate::lint::rules::Severity;
 
     fn refused(home: &Home, example: &Example, prefilter: bool) -> bool {
