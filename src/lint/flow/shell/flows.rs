@@ -78,6 +78,9 @@ pub struct State {
     /// Constant text of variables (`URL=https://…`), to spell out what commands use.
     consts: HashMap<String, String>,
     files: HashMap<String, Taint>,
+    /// Folders an archive from the network was extracted into (`""`: the working folder),
+    /// with the archive's taint: a file run from one is what was downloaded.
+    extracted: Vec<(String, Taint)>,
     funcs: HashMap<String, List>,
     calls: usize,
     /// The text a here-document or here-string gives the command being dispatched: a shell
@@ -381,7 +384,13 @@ const WGET: &[&str] = &[
 
 impl State {
     pub fn new() -> State {
-        State::default()
+        let mut state = State::default();
+        // `$SHELL` (and `${SHELL##*/}`) is the user's shell: a command it names is run by a
+        // shell, whichever one it is.
+        state
+            .consts
+            .insert("SHELL".to_owned(), "/bin/sh".to_owned());
+        state
     }
 
     /// Walks one unit of code at `base` in the file (its `index` among the file's units).
@@ -488,11 +497,32 @@ impl State {
     }
 
     fn file_taint(&self, path: &str) -> Option<&Taint> {
-        let name = run::basename(path.trim_end_matches(['"', '\'']));
+        let path = path.trim_end_matches(['"', '\'']);
+        let name = run::basename(path);
         if name.is_empty() {
             return None;
         }
-        self.files.get(name)
+        self.files.get(name).or_else(|| self.extracted_taint(path))
+    }
+
+    /// The taint of the archive `path` came out of: a path under a folder an archive from the
+    /// network was extracted into (any relative path for the working folder; not an option,
+    /// not a bare word).
+    fn extracted_taint(&self, path: &str) -> Option<&Taint> {
+        let path = path.trim_start_matches("./");
+        // Not an option, an assignment (`CXX=/opt/cc`), an address or a bare word.
+        if path.starts_with('-') || path.contains(['=', ':']) || !path.contains(['/', '.']) {
+            return None;
+        }
+        self.extracted.iter().find_map(|(dir, taint)| {
+            let dir = dir.trim_start_matches("./").trim_end_matches('/');
+            let under = if dir.is_empty() {
+                !path.starts_with(['/', '~', '$'])
+            } else {
+                path.strip_prefix(dir).is_some_and(|r| r.starts_with('/'))
+            };
+            under.then_some(taint)
+        })
     }
 
     fn set_file(&mut self, path: &str, taint: &Taint) {
@@ -832,6 +862,34 @@ impl State {
             });
             if checks && program != "tar" && program != "unzip" {
                 self.files.clear();
+                self.extracted.clear();
+            }
+            // An archive from the network extracted: what comes out of it is downloaded too.
+            if matches!(program, "unzip" | "tar" | "bsdtar" | "7z" | "7za")
+                && self.extracted.len() < 64
+            {
+                let mut archive = Taint::default();
+                for a in &run.args {
+                    archive.join(&taint_of(a, self));
+                }
+                if archive.is_remote() {
+                    // `-d DIR` (unzip), `-C DIR` or `--directory=DIR` (tar), `-oDIR` (7z).
+                    let mut args = run.args.iter().map(super::run::Arg::str);
+                    let mut dir = String::new();
+                    while let Some(a) = args.next() {
+                        if matches!(a, "-d" | "-C" | "--directory") {
+                            args.next().unwrap_or_default().clone_into(&mut dir);
+                        } else if let Some(d) = a.strip_prefix("--directory=") {
+                            d.clone_into(&mut dir);
+                        } else if let Some(d) = a
+                            .strip_prefix("-o")
+                            .filter(|d| !d.is_empty() && program.starts_with("7z"))
+                        {
+                            d.clone_into(&mut dir);
+                        }
+                    }
+                    self.extracted.push((dir, archive));
+                }
             }
             return Taint::default();
         }
