@@ -587,7 +587,10 @@ fn persistence_payload(
     from: usize,
     hits: &mut [Hit],
 ) -> Option<Hit> {
-    let payload = stmts.iter().any(|s| PAYLOAD.is_match(&s.code));
+    // A line installers put in start-up files (`eval "$(brew shellenv)"`) is no payload.
+    let payload = stmts.iter().any(|s| {
+        PAYLOAD.is_match(&s.code) && !crate::lint::security::startup::benign_rc_line(&s.code)
+    });
     let mut found = false;
     for hit in &mut hits[from..] {
         if hit.rule.code == crate::lint::rules::PERSISTENCE.code {
@@ -852,6 +855,7 @@ mod tests {
             "```python\nenv = os.environ.copy()\nenv['PYTHONPATH'] = root\nsubprocess.run(['curl', '-sS', url], env=env)\n```\n",
             "```bash\nexport GITHUB_TOKEN=$(gh auth token)\ncurl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user\n```\n",
             "```bash\necho 'export PATH=\"$HOME/.cargo/bin:$PATH\"' >> ~/.bashrc\n```\n",
+            "```bash\necho 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.bashrc\neval \"$(/opt/homebrew/bin/brew shellenv)\"\n```\n",
         ] {
             assert!(
                 !refused("SKILL.md", text),
