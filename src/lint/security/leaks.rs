@@ -463,7 +463,7 @@ static PROSE_SECRET: LazyLock<Regex> = LazyLock::new(|| {
 /// Prose that has the agent show what it read in its answer.
 static PROSE_REVEAL: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r"(?ix)\b(print|paste|include|reproduce|dump|copy|echo|quote)\b[^.;]{0,100}?\b(in|into|inside|to)\s+(your|the|this)\s+((final|next|own)\s+)?(answer|reply|response|chat|conversation)\b",
+        r"(?ix)\b(print|paste|include|reproduce|dump|copy|echo|quote)\b[^.;]{0,100}?\b(in|into|inside|to|of|at)\s+(your|the|this)\s+((final|next|own)\s+)?(answer|reply|response|chat|conversation)\b",
     )
 });
 
