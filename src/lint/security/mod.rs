@@ -92,26 +92,36 @@ impl<'a> Input<'a> {
 
 /// `para` with each line break that wraps a sentence read as a space (see [`Input::paragraph`]).
 pub fn unwrapped(para: &str) -> std::borrow::Cow<'_, str> {
-    if !para.trim_end().contains('\n') {
-        return std::borrow::Cow::Borrowed(para);
+    let bytes = para.as_bytes();
+    let mut out: Option<Vec<u8>> = None;
+    for at in memchr::memchr_iter(b'\n', bytes) {
+        let next = &bytes[at + 1..];
+        let next = &next[next
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count()..];
+        if !starts_block(next) {
+            out.get_or_insert_with(|| bytes.to_vec())[at] = b' ';
+        }
     }
-    let mut out = String::with_capacity(para.len());
-    let mut lines = para.split_inclusive('\n').peekable();
-    while let Some(line) = lines.next() {
-        let Some(body) = line.strip_suffix('\n') else {
-            out.push_str(line);
-            continue;
-        };
-        let next = lines.peek().map_or("", |l| l.trim_start());
-        let starts_block = next.is_empty()
-            || next.starts_with(['-', '*', '+', '>', '|', '#'])
-            || next.split_once(['.', ')']).is_some_and(|(n, _)| {
-                !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit())
-            });
-        out.push_str(body);
-        out.push(if starts_block { '\n' } else { ' ' });
+    match out {
+        None => std::borrow::Cow::Borrowed(para),
+        // One ASCII byte replaced by another: still UTF-8.
+        Some(bytes) => std::borrow::Cow::Owned(String::from_utf8(bytes).unwrap_or_default()),
     }
-    std::borrow::Cow::Owned(out)
+}
+
+/// Whether a line that begins with `line` starts a block of its own: nothing (the text's or
+/// the paragraph's end), a blank line, a list item, a quote, a table row or a heading.
+fn starts_block(line: &[u8]) -> bool {
+    match line.first() {
+        None | Some(b'\n' | b'\r' | b'-' | b'*' | b'+' | b'>' | b'|' | b'#') => true,
+        Some(b) if b.is_ascii_digit() => {
+            let digits = line.iter().take_while(|b| b.is_ascii_digit()).count();
+            digits <= 3 && matches!(line.get(digits), Some(b'.' | b')'))
+        }
+        Some(_) => false,
+    }
 }
 
 /// An example of a rule: a file (path and text) and the rule that must (or must not) refuse it.
