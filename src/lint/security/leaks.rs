@@ -416,7 +416,9 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         let para: &str = &unwrapped;
         // Credentials put into the conversation leave the machine with it: in the model
         // provider's logs, in shared transcripts. The key named, then shown in the answer.
-        if let Some(secret) = PROSE_SECRET.find(para)
+        if let Some(secret) = PROSE_SECRET
+            .find_iter(para)
+            .find(|m| !para[m.end()..].starts_with(".pub"))
             && let Some(reveal) = PROSE_REVEAL
                 .find_iter(para)
                 .find(|m| !negated(para, m.start(), m.end()))
@@ -471,10 +473,11 @@ static PROSE_DATA: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Credentials prose may name: key files and stores, and the commands that print tokens.
+/// Credentials prose may name: private keys, credential files, and the commands that print
+/// tokens. A folder alone (`~/.ssh`) is not: listing it shows names and modes, not secrets.
 static PROSE_SECRET: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r"(?ix)~/\.(ssh|aws|gnupg|kube|docker|azure)\b|\.aws/credentials|\bid_(rsa|ed25519|ecdsa|dsa)\b|\bprivate\s+(ssh\s+)?keys?\b|\b(ssh|aws|cloud)\s+(private\s+)?(keys?|credentials)\b|\bgh\s+auth\s+token\b|--show-token\b|\bexport-credentials\b|\bprint-access-token\b|\bconfig\s+view\s+--raw\b|\.netrc\b|\.git-credentials\b|\.pypirc\b|\bshared\s+credentials\s+file\b",
+        r"(?ix)\.aws/credentials|\.docker/config\.json|\.kube/config|\bid_(rsa|ed25519|ecdsa|dsa)\b|\bprivate\s+(ssh\s+)?keys?\b|\b(aws|cloud)\s+(secret\s+)?(keys?|credentials)\b|\bgh\s+auth\s+token\b|--show-token\b|\bexport-credentials\b|\bprint-access-token\b|\bconfig\s+view\s+--raw\b|\.netrc\b|\.git-credentials\b|\.pypirc\b|\bshared\s+credentials\s+file\b",
     )
 });
 
@@ -582,6 +585,14 @@ pub static HOME: Home = Home {
         },
     ],
     negative: &[
+        Example {
+            rel: "SKILL.md",
+            text: "# Deploy Key\n\nPrint `~/.ssh/id_ed25519.pub` and paste it into your reply so the user can add it to the repository.\n",
+        },
+        Example {
+            rel: "SKILL.md",
+            text: "# SSH Permissions\n\nRun `ls -la ~/.ssh` and paste the output into your reply so the modes can be checked.\n",
+        },
         Example {
             rel: "SKILL.md",
             text: "# Keys\n\nCheck that `~/.ssh/id_ed25519` exists; never print private keys in your answer.\n",
