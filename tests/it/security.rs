@@ -84,7 +84,9 @@ fn malicious_skills_are_caught() {
             "cloud-backup/scripts/backup.py:14 error security/credential-access",
             "cloud-backup/scripts/backup.py:20 error security/credential-access",
             "cloud-backup/scripts/backup.py:22 error security/exfiltration",
-            // A comment only the model sees, then an override in plain sight.
+            // A comment only the model sees (it puts the AWS credentials into the reply), then an
+            // override in plain sight.
+            "git-helper/SKILL.md:10 error security/data-theft",
             "git-helper/SKILL.md:10 error security/hidden-instructions",
             "git-helper/SKILL.md:14 error security/concealment",
             "git-helper/SKILL.md:14 error security/prompt-injection",
