@@ -517,7 +517,11 @@ impl State {
         self.extracted.iter().find_map(|(dir, taint)| {
             let dir = dir.trim_start_matches("./").trim_end_matches('/');
             let under = if dir.is_empty() {
+                // The working folder: any relative path but the skill's own folders, which a
+                // skill's steps name as often as the files an archive brought.
+                let first = path.split('/').next().unwrap_or("");
                 !path.starts_with(['/', '~', '$'])
+                    && !matches!(first, "scripts" | "references" | "assets" | "agents")
             } else {
                 path.strip_prefix(dir).is_some_and(|r| r.starts_with('/'))
             };

@@ -133,10 +133,12 @@ fn decoded_text_run() {
     ] {
         assert!(flows_of(code).iter().any(|f| f.taint.decoded), "{code}");
     }
-    // Escapes printed, not run: colours, a newline, a tab.
+    // Escapes printed, not run: colours, a newline, a tab; and the skill's own script run on
+    // what an archive brought.
     for code in [
         "printf '\\x1b[31m%s\\x1b[0m\\n' \"$msg\"",
         "printf '\\x1b[1m\\x1b[32m\\x1b[0m\\x1b[4m' > out.txt",
+        "curl -fsSLO https://data.example.org/set.tar.gz && tar xzf set.tar.gz && python3 scripts/analyse.py set/",
         "echo -e 'a\\tb\\nc'",
     ] {
         assert!(flows_of(code).is_empty(), "{code}");
