@@ -255,7 +255,8 @@ impl Stream {
         }
         // The client moves credentials typed into the URL into a header: the URL it reports
         // lacks them even when no redirect happened.
-        let asked = reqwest::Url::parse(&self.url).ok().map(|mut url| {
+        let typed = reqwest::Url::parse(&self.url).ok();
+        let asked = typed.clone().map(|mut url| {
             let _ = url.set_username("");
             let _ = url.set_password(None);
             url
@@ -268,7 +269,7 @@ impl Stream {
             let path = base.path().trim_end_matches("/info/refs").to_owned();
             base.set_path(&path);
             if same_authority(base.as_str(), &self.url)
-                && let Ok(typed) = reqwest::Url::parse(&self.url)
+                && let Some(typed) = &typed
             {
                 let _ = base.set_username(typed.username());
                 let _ = base.set_password(typed.password());

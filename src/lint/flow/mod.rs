@@ -539,10 +539,12 @@ pub fn analyse(rel: &str, text: &str, markdown: bool) -> Vec<Hit> {
             break;
         }
         let after = floor(text, (p.end + 400).min(text.len()));
-        // A hard-wrapped instruction is read as the sentence Markdown renders.
+        // A hard-wrapped instruction is read as the sentence Markdown renders. The paragraph is
+        // the start of what follows it, unwrapped once: unwrapping keeps every byte's offset.
+        let around = crate::lint::security::unwrapped(&text[p.start..after]);
         prose::scan(
-            &crate::lint::security::unwrapped(&text[p.start..p.end]),
-            &crate::lint::security::unwrapped(&text[p.start..after]),
+            &around[..p.end - p.start],
+            &around,
             p.start,
             p.quoted,
             &mut hits,

@@ -493,15 +493,8 @@ fn negated(text: &str, start: usize, end: usize) -> bool {
     let from = text[..start]
         .rfind(['.', '\n', ';', '!', '?'])
         .map_or(0, |i| i + 1);
-    text[from..end]
-        .to_ascii_lowercase()
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
-        .any(|w| {
-            matches!(
-                w,
-                "never" | "not" | "no" | "don't" | "nor" | "avoid" | "without"
-            )
-        })
+    let sentence = &text[from..end];
+    super::holds_word(sentence, super::NEGATIONS) || super::holds_word(sentence, &["avoid"])
 }
 
 /// Prose verbs that put something into an address or a tool call.

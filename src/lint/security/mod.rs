@@ -111,6 +111,16 @@ pub fn unwrapped(para: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Words that turn an instruction into its opposite (`never send`, `do not paste`).
+pub const NEGATIONS: &[&str] = &["never", "not", "no", "don't", "nor", "without"];
+
+/// Whether `text` holds one of `words` as a word (ASCII case folded; `don't` is one word).
+pub fn holds_word(text: &str, words: &[&str]) -> bool {
+    text.to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
+        .any(|w| words.contains(&w))
+}
+
 /// Whether a line that begins with `line` starts a block of its own: nothing (the text's or
 /// the paragraph's end), a blank line, a list item, a quote, a table row or a heading.
 fn starts_block(line: &[u8]) -> bool {
@@ -297,6 +307,19 @@ mod tests {
             unwrapped("one line\n"),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    proptest::proptest! {
+        /// Any text unwrapped keeps its length and every offset: only line breaks change, and
+        /// only into spaces.
+        #[test]
+        fn unwrapping_keeps_every_offset(text in "(?s).{0,300}") {
+            let flat = unwrapped(&text);
+            proptest::prop_assert_eq!(flat.len(), text.len());
+            for (a, b) in text.bytes().zip(flat.bytes()) {
+                proptest::prop_assert!(a == b || (a == b'\n' && b == b' '));
+            }
+        }
     }
     use crate::lint::rules::Severity;
 

@@ -132,14 +132,10 @@ static POISON: LazyLock<Regex> = LazyLock::new(|| {
 /// only to be kept (`keep API keys in .env and never send them`).
 fn poison(text: &str) -> Option<regex::Match<'_>> {
     POISON.captures_iter(text).find_map(|c| {
-        if let Some(leak) = c.name("leak") {
-            let words = leak.as_str().to_ascii_lowercase();
-            let negated = words
-                .split(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
-                .any(|w| matches!(w, "never" | "not" | "no" | "don't" | "nor" | "without"));
-            if negated {
-                return None;
-            }
+        if c.name("leak")
+            .is_some_and(|leak| super::holds_word(leak.as_str(), super::NEGATIONS))
+        {
+            return None;
         }
         c.get(0)
     })
