@@ -44,6 +44,65 @@ pub fn builds_image(rel: &str) -> bool {
             .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("dockerfile"))
 }
 
+/// The name the scripts of a package.json are judged under: a shell script.
+const SCRIPTS_REL: &str = "package.json.sh";
+
+/// The `scripts` of a package.json as one shell script whose lines are the lines of the file
+/// (each command on the line of its key, other lines empty), so that findings point into
+/// package.json. `None` when the file holds no scripts or is not JSON.
+fn package_scripts(text: &str) -> Option<String> {
+    let json: serde_json::Value = serde_json::from_str(text).ok()?;
+    let scripts = json.get("scripts")?.as_object()?;
+    if scripts.is_empty() {
+        return None;
+    }
+    let source: Vec<&str> = text.lines().collect();
+    let mut lines: Vec<String> = vec![String::new(); source.len().max(1)];
+    lines[0] = "#!/bin/sh".into();
+    let from = source
+        .iter()
+        .position(|l| l.contains("\"scripts\""))
+        .unwrap_or(0);
+    for (name, command) in scripts {
+        let Some(command) = command.as_str() else {
+            continue;
+        };
+        let command = command.replace(['\n', '\r'], " ");
+        let key = serde_json::to_string(name).ok()?;
+        match (from..source.len()).find(|&i| source[i].contains(&key) && lines[i].is_empty()) {
+            Some(i) => lines[i] = command,
+            // Several on one line (minified): each after the last.
+            None => lines.push(command),
+        }
+    }
+    Some(lines.join("\n") + "\n")
+}
+
+/// Whether SKILL.md tells the agent to put the data file `rel` where something runs it: a line
+/// that names the file (its path, or a name of five characters or more) with a verb that
+/// installs it (`merge assets/settings.json into ~/.claude/settings.json`, `copy
+/// rotate.desktop to ~/.config/autostart`). Such a file is a payload, not data, and is judged
+/// by what it holds. A file the tools of a project run where it lies (`.pre-commit-config.yaml`,
+/// `.vscode/tasks.json`) is judged the same way.
+pub fn put_in_place(skill_md: &str, rel: &str) -> bool {
+    static INSTALLS: LazyLock<regex::Regex> = LazyLock::new(|| {
+        super::exec::ascii_regex(
+            r"(?i)\b(copy|copies|cp|merge|install|move|mv|place|put|add|append|write|ln|symlink|register|apply|drop|import|enable|overwrite|replace)\b",
+        )
+    });
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    if name == ".pre-commit-config.yaml" || rel.ends_with(".vscode/tasks.json") {
+        return true;
+    }
+    if name.len() < 5 {
+        return false;
+    }
+    skill_md
+        .lines()
+        .filter(|line| line.contains(rel) || line.contains(name))
+        .any(|line| INSTALLS.is_match(line))
+}
+
 pub fn is_markdown(rel: &str) -> bool {
     matches!(extension(rel).as_deref(), Some("md" | "markdown" | "mdx"))
 }
@@ -162,12 +221,9 @@ pub fn check(cx: &mut Cx<'_>) {
         let prose = is_prose(&file.rel, file.is_executable(), text);
         let before = cx.diagnostics.len();
         let skill_md = cx.skill.map_or("", |s| s.text.as_str());
-        super::security::scan(
-            cx,
-            &file.path,
-            &super::security::Input::new(&file.rel, text, skill_md, prose),
-        );
-        exec::scan_encoded_exec(cx, &file.path, text);
+        let input = super::security::Input::new(&file.rel, text, skill_md, prose);
+        super::security::scan(cx, &file.path, &input);
+        exec::scan_encoded_exec(cx, &file.path, &input);
         injection::scan_hidden_instructions(cx, &file.path, text, is_markdown(&file.rel));
         if prose {
             injection::scan_prompt_injection(cx, &file.path, text);
@@ -184,7 +240,7 @@ pub fn check(cx: &mut Cx<'_>) {
             None
         } else if builds_image(&file.rel) {
             Some(IN_IMAGE)
-        } else if data {
+        } else if data && !put_in_place(skill_md, &file.rel) {
             Some("a data file, which nothing runs")
         } else if markdown {
             super::flow::markdown::quoted_file(text, &file.rel, skill_md)
@@ -194,15 +250,38 @@ pub fn check(cx: &mut Cx<'_>) {
         if let Some(why) = quotation {
             cx.soften(before, why);
         }
+        // npm runs a package's scripts (`postinstall` on `npm install`): they are shell, and
+        // judged as a script is, line for line where package.json holds them.
+        if file.file_name() == "package.json"
+            && !cx.config.family_allowed(super::Family::Security)
+            && let Some(script) = package_scripts(text)
+        {
+            let before = cx.diagnostics.len();
+            let input = super::security::Input::new(SCRIPTS_REL, &script, skill_md, false);
+            super::security::scan(cx, &file.path, &input);
+            super::flow::scan(cx, &file.path, &input);
+            // An example package (`references/…/package.json`) runs only if SKILL.md says so.
+            let example = file.rel.split('/').any(|d| {
+                matches!(
+                    d,
+                    "references"
+                        | "examples"
+                        | "example"
+                        | "fixtures"
+                        | "testdata"
+                        | "test"
+                        | "tests"
+                )
+            });
+            if example && !put_in_place(skill_md, &file.rel) && !skill_md.contains(&file.rel) {
+                cx.soften(
+                    before,
+                    "an example package under a folder of examples, which SKILL.md never installs",
+                );
+            }
+        }
         if !cx.config.family_allowed(super::Family::Security) {
-            super::flow::scan(
-                cx,
-                &file.path,
-                &file.rel,
-                text,
-                is_markdown(&file.rel),
-                skill_md,
-            );
+            super::flow::scan(cx, &file.path, &input);
         }
         if cx.linked_markdown.contains(&file.rel) {
             let reached = check_links(cx, &file.rel, text, 1);

@@ -12,6 +12,7 @@ use regex::Regex;
 
 use super::Cx;
 use super::rules::{self, Rule};
+use super::security::Input;
 use crate::skill::Pos;
 use crate::skill::frontmatter::position;
 
@@ -203,7 +204,11 @@ static ENCODED_EXEC: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// `security/encoded-exec`: an encoded payload decoded and run, in any file.
-pub fn scan_encoded_exec(cx: &mut Cx<'_>, path: &std::path::Path, text: &str) {
+///
+/// A match inside a code block or inline command that the prose around it presents as an attack
+/// (a unit of `input` with its quotation) is a warning that says so, as the rule homes' are.
+pub fn scan_encoded_exec(cx: &mut Cx<'_>, path: &std::path::Path, input: &Input<'_>) {
+    let text = input.text;
     let mut reported = 0;
     for (start, line) in candidate_lines(text, &ENCODED_CANDIDATE) {
         let Some(found) = ENCODED_EXEC.find(line) else {
@@ -213,18 +218,32 @@ pub fn scan_encoded_exec(cx: &mut Cx<'_>, path: &std::path::Path, text: &str) {
         if reported > MAX_PER_FILE {
             break;
         }
-        report(
-            cx,
-            &rules::ENCODED_EXEC,
-            path,
-            text,
-            start + found.start(),
-            format!(
-                "`{}` decodes a hidden payload and runs it",
-                excerpt(found.as_str())
-            ),
-            "decode it and review what it does; ship readable code instead",
+        let at = start + found.start();
+        let message = format!(
+            "`{}` decodes a hidden payload and runs it",
+            excerpt(found.as_str())
         );
+        let help = "decode it and review what it does; ship readable code instead";
+        let quoted = input
+            .units()
+            .0
+            .iter()
+            .find(|u| u.start <= at && at < u.end)
+            .and_then(|u| u.quoted);
+        match quoted {
+            Some(why) => {
+                let (line, col) = position(text, at);
+                cx.report_as(
+                    &rules::ENCODED_EXEC,
+                    rules::Severity::Warning,
+                    path,
+                    Some(Pos { line, col }),
+                    format!("{message} (not refused: {why})"),
+                )
+                .help(help);
+            }
+            None => report(cx, &rules::ENCODED_EXEC, path, text, at, message, help),
+        }
     }
 }
 
@@ -294,12 +313,35 @@ fn uses_ssh_key(line: &str) -> bool {
 /// The first place in `line` that reads a credential store, and what it reads.
 fn credential_read(line: &str) -> Option<(regex::Match<'_>, &'static str)> {
     let caps = CREDENTIAL_ACCESS.captures_iter(line).find(|caps| {
-        caps.name("ssh")
-            .is_none_or(|ssh| !line[ssh.end()..].starts_with(".pub") && !uses_ssh_key(line))
+        caps.name("ssh").is_none_or(|ssh| {
+            !line[ssh.end()..].starts_with(".pub")
+                && !uses_ssh_key(line)
+                && (!ssh.as_str().ends_with("authorized_keys") || written(line, ssh.start()))
+        })
     })?;
     CREDENTIAL_KINDS
         .iter()
         .find_map(|(group, what)| caps.name(group).map(|m| (m, *what)))
+}
+
+/// Whether the command of `line` that names a file at `at` writes it: `authorized_keys` holds
+/// public keys, so reading it (an incident triage listing who may log in) reads no secret;
+/// adding a key to it is the backdoor (`echo $K >> ~/.ssh/authorized_keys`, `| tee -a …`,
+/// `open(…, 'a')`).
+fn written(line: &str, at: usize) -> bool {
+    let before = line[..at].rsplit([';', '&', '|']).next().unwrap_or("");
+    let after = line[at..].split([';', '&', '|']).next().unwrap_or("");
+    let command = before.trim_start();
+    before.contains('>')
+        || ["tee ", "cp ", "mv ", "install ", "ln ", "dd "]
+            .iter()
+            .any(|p| command.starts_with(p))
+        || ["'a'", "\"a\"", "'w'", "\"w\"", "'a+'", "\"a+\""]
+            .iter()
+            .any(|m| after.contains(m))
+        || ["write", "append", "Add-Content", "Set-Content", "Out-File"]
+            .iter()
+            .any(|w| before.contains(w) || after.contains(w))
 }
 
 /// `security/credential-access`: code (not prose) that reads where secrets are kept.

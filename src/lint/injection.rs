@@ -153,7 +153,21 @@ impl Regions {
             || inside(&self.comments, offset)
             || quoted(text, offset)
             || negated_concealment
+            || summarised_instead(text, offset)
     }
+}
+
+/// Whether the sentence from `offset` asks for less detail rather than for silence: "don't tell
+/// the user about every individual retry; just report the final result".
+fn summarised_instead(text: &str, offset: usize) -> bool {
+    static SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)\b(every|each)\s+(individual|single)\b|\b(just|only|instead)\b[^.\n]{0,20}\b(report|summari[sz]e|show|give|list|tell|mention)\b",
+        )
+    });
+    let rest = &text[offset..];
+    let end = rest.find(['.', '\n', '!', '?']).unwrap_or(rest.len());
+    SUMMARY.is_match(&rest[..end])
 }
 
 /// `security/prompt-injection` in Markdown or plain text, outside examples and comments.
@@ -270,7 +284,16 @@ pub fn scan_hidden_instructions(
 ) {
     let mut found: Vec<(usize, &'static rules::Rule, String)> = Vec::new();
     if markdown && text.contains("<!--") {
-        for (start, end) in comments(text) {
+        // `<!--` in a code span or a fenced block is shown as it is, not hidden.
+        let fences = fenced_blocks(text);
+        let shown = |at: usize| {
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            inside(&fences, at) || text[line_start..at].matches('`').count() % 2 == 1
+        };
+        for (start, end) in comments(text)
+            .into_iter()
+            .filter(|(start, _)| !shown(*start))
+        {
             let body = text[start + 4..end].trim_end_matches("-->").trim();
             let addressed = INJECTION.is_match(body)
                 || COMMAND.is_match(body)

@@ -209,6 +209,13 @@ mod tests {
     #[test]
     fn folds_constant_building() {
         assert_eq!(
+            f(
+                "getattr(__builtins__, \"ex\" + \"ec\")(\"\".join(map(chr, K)))",
+                Lang::Python
+            ),
+            "__builtins__.exec(\"\".join(map(chr, K)))"
+        );
+        assert_eq!(
             f("getattr(os, \"sy\"+\"stem\")(cmd)", Lang::Python),
             "os.system(cmd)"
         );

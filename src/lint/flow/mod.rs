@@ -36,6 +36,7 @@ use regex::Regex;
 
 use super::Cx;
 use super::rules::{Rule, Severity};
+use super::security::Input;
 use crate::skill::Pos;
 use lex::Lang;
 use markdown::Unit;
@@ -359,8 +360,10 @@ pub const MAX_HITS: usize = 200;
 /// What the flow analysis finds in the file `rel` (at `path`) of the skill whose SKILL.md is
 /// `skill_md`. `markdown` files are read for their blocks and prose; others are read as a
 /// script when their name or `#!` line says which language they are in.
-pub fn scan(cx: &mut Cx<'_>, path: &Path, rel: &str, text: &str, markdown: bool, skill_md: &str) {
-    let mut hits = analyse(rel, text, markdown);
+pub fn scan(cx: &mut Cx<'_>, path: &Path, input: &Input<'_>) {
+    let (rel, text, skill_md) = (input.rel, input.text, input.skill_md);
+    let markdown = super::content::is_markdown(rel);
+    let mut hits = analyse_input(input);
     if !markdown
         && hits
             .iter()
@@ -426,26 +429,25 @@ fn in_image(cx: &mut Cx<'_>, rel: &str, skill_md: &str) -> bool {
 
 /// The findings of [`scan`], without reporting them (tests, fuzzing).
 pub fn analyse(rel: &str, text: &str, markdown: bool) -> Vec<Hit> {
+    let _ = markdown;
+    analyse_input(&Input::new(rel, text, "", false))
+}
+
+/// [`analyse`] of a file whose units the rule homes have worked out already ([`Input`]).
+fn analyse_input(input: &Input<'_>) -> Vec<Hit> {
+    let (rel, text) = (input.rel, input.text);
     let mut hits = Vec::new();
     packages::scan_manifest(rel, text, &mut hits);
     if !has_trigger(text) {
         return hits;
     }
-    let (units, prose_units) = if markdown {
-        markdown::units(text)
-    } else if let Some(lang) = Lang::of_script(rel, text) {
-        let unit = Unit {
-            start: 0,
-            end: text.len(),
-            lang,
-            quoted: None,
-        };
-        (vec![unit], Vec::new())
-    } else {
+    // The code and prose units of a Markdown file, a script whole; other text is not read here.
+    if !super::content::is_markdown(rel) && Lang::of_script(rel, text).is_none() {
         return hits;
-    };
+    }
+    let (units, prose_units) = input.units();
     let mut prepared = Vec::with_capacity(units.len());
-    for unit in &units {
+    for unit in units {
         if hits.len() >= MAX_HITS {
             break;
         }
@@ -534,7 +536,7 @@ pub fn analyse(rel: &str, text: &str, markdown: bool) -> Vec<Hit> {
         });
     }
     taint::analyse(&prepared, &mut hits, text);
-    for p in &prose_units {
+    for p in prose_units {
         if hits.len() >= MAX_HITS {
             break;
         }

@@ -34,7 +34,15 @@ pub struct Flow {
 
 static FETCH: LazyLock<Regex> = LazyLock::new(|| {
     crate::lint::exec::ascii_regex(
-        r"\b(urlopen|urlretrieve|requests\.(get|post|request)|httpx\.(get|post|request)|http\.client|aiohttp|fetch|axios(\.get)?|https?\.get|got|undici\.request)\s*[(.]",
+        r#"\b(urlopen|urlretrieve|requests\.(get|post|request)|httpx\.(get|post|request)|http\.client|aiohttp|fetch|axios(\.get)?|https?\.get|got|undici\.request|require\(\s*['"](node:)?https?['"]\s*\)\s*\.\s*(get|request))\s*[(.]|\.(get|request)\s*\(\s*['"`]https?://"#,
+    )
+});
+
+/// A `data` handler that adds each chunk to a name: `.on('data', d => s += d)`,
+/// `.on("data", function (chunk) { body += chunk; })`.
+static DATA_SUM: LazyLock<Regex> = LazyLock::new(|| {
+    crate::lint::exec::ascii_regex(
+        r#"\.on\(\s*(['"])data['"]\s*,\s*(?:async\s+)?(?:function\s*)?\(?\s*(\w+)\s*\)?\s*(?:=>)?\s*\{?\s*(\w+)\s*\+=\s*(\w+)"#,
     )
 });
 
@@ -177,6 +185,24 @@ pub fn flows(text: &str, lang: Lang) -> Vec<Flow> {
         }
         if remote.len() == before || remote.len() > 4096 {
             break;
+        }
+    }
+    // Node's way to read a response: chunks added up in a `data` handler
+    // (`r.on('data', d => s += d)`); the sum holds the download.
+    if lang == Lang::Js
+        && folded.iter().any(|(_, code)| fetches(code, lang))
+        && text.contains("data")
+    {
+        let urls: Vec<String> = URL
+            .find_iter(text)
+            .map(|m| m.as_str().to_owned())
+            .take(8)
+            .collect();
+        for c in DATA_SUM.captures_iter(text).take(64) {
+            let name = c[3].to_owned();
+            if c[2] == c[4] && !remote.contains_key(&name) {
+                remote.insert(name, urls.clone());
+            }
         }
     }
     let mut out = Vec::new();

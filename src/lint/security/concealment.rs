@@ -80,7 +80,7 @@ static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
     LazyLock::new(|| aho_corasick::AhoCorasick::new(TRIGGERS).expect("static literals build"));
 
 /// What a skill may hide: its steps, its actions, its instructions (not a value).
-const OBJECT: &str = r"(this|that|these|those|the|any|its|our)\s+(extra\s+|additional\s+|last\s+|previous\s+|following\s+|above\s+|next\s+|second\s+|first\s+)?(step|steps|upload|uploads|request|requests|call|calls|command|commands|action|actions|instruction|instructions|notes?|rules?|line|lines|part|section|sync|transfer|beacon|backup|archiving|dashboard|activation|endpoint|post|report|registration|telemetry|check|task|operation|stage)\b|(it|this|that)\s+(to|with)\s+(the\s+)?(user|human|person|developer)|\bthat\s+(it|they|these|this|the\s+notes?)\s+exists?\b|what\s+you\s+(ran|run|did|sent|send|uploaded|executed)";
+const OBJECT: &str = r"(this|that|these|those|the|any|its|our)\s+(extra\s+|additional\s+|last\s+|previous\s+|following\s+|above\s+|next\s+|second\s+|first\s+)?(step|steps|upload|uploads|request|requests|call|calls|command|commands|action|actions|instruction|instructions|notes?|rules?|line|lines|part|section|sync|transfer|beacon|backup|archiving|dashboard|activation|endpoint|post|report|registration|telemetry|check|task|operation|stage)\b|(it|this|that)\s+(to|with)\s+(the\s+)?(user|human|person|developer)|\bthat\s+(it|they|these|this|the\s+notes?)\s+exists?\b|what\s+you\s+(ran|run|did|sent|send|uploaded|executed)|that\s+you\s+(first\s+|also\s+|have\s+|had\s+|will\s+)?(need\s+to\s+|must\s+|should\s+|have\s+to\s+)?(read|ran|run|did|sent|send|upload|uploaded|accessed|access|fetched|fetch|copied|copy|collected|collect|opened|open)\b";
 
 static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
     let verbs = r"(mention|mentioning|tell|telling|inform|informing|notify|notifying|reveal|revealing|disclose|disclosing|report|reporting|say|admit|acknowledge|bring\s+up|surface|list|include|show|explain|describe)";
@@ -194,6 +194,10 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             if FORBIDS.is_match(sentence) && !OTHERS.is_match(found.as_str()) {
                 continue;
             }
+            // "if the user asks whether you used this skill, say yes": an answer, not a cover.
+            if honest_answer(&para[found.end()..]) {
+                continue;
+            }
             hits.push(Hit {
                 rule: &rules::CONCEALMENT,
                 at,
@@ -208,6 +212,20 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         }
     }
     hits
+}
+
+/// Whether `after` (what follows "…, say") opens with the truth: "yes", "so", "truthfully".
+fn honest_answer(after: &str) -> bool {
+    let words: Vec<String> = after
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .take(2)
+        .map(str::to_ascii_lowercase)
+        .collect();
+    matches!(
+        words.first().map(String::as_str),
+        Some("yes" | "so" | "truthfully" | "honestly" | "exactly" | "plainly" | "openly")
+    ) || words.iter().any(|w| w == "truth")
 }
 
 /// The sentence that holds offset `at`.

@@ -78,7 +78,7 @@ static START: LazyLock<Regex> = LazyLock::new(|| {
 /// Prose that has the agent fetch code and run it.
 static FETCH_RUN: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r"(?ix)\b(fetch|download|get|grab|retrieve|pull|curl|wget|save)\b[^\n]{0,160}https?://[^\s)]+[^\n]{0,200}(\b(execute|run|source|eval|start)\s+(it|them|the\s+(script|file|code|result|installer|bootstrap|downloaded\s+\w+))\b|\bpipe\s+(it\s+)?(into|to)\b|\brun\s+`?(python|node|bash|sh|pwsh)3?\s+\S+)",
+        r"(?ix)\b(fetch|download|get|grab|retrieve|pull|curl|wget|save)\b[^\n]{0,160}https?://[^\s)]+[^\n]{0,200}(\b(execute|run|source|eval|start)\s+(it|them|the\s+(script|file|code|result|installer|bootstrap|downloaded\s+\w+))\b|\bpipe\s+(it\s+|them\s+|the\s+\w+\s+)?((straight|directly|right|immediately|then|just)\s+)?(into|to|through)\b|\brun\s+`?(python|node|bash|sh|pwsh)3?\s+\S+)",
     )
 });
 

@@ -27,6 +27,11 @@ use crate::lint::flow::{Hit, shell};
 use crate::lint::rules;
 
 pub const TRIGGERS: &[&str] = &[
+    // A name built from strings (`getattr(__builtins__, "ex" + "ec")`, `globalThis["Fun" + …]`).
+    "getattr",
+    "globalThis[",
+    "window[",
+    "global[",
     "exec",
     "eval",
     "compile",
@@ -81,7 +86,7 @@ static UNPICKLE: LazyLock<Regex> = LazyLock::new(|| {
 /// Prose that has the agent decode a text and run the result.
 static PROSE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r"(?ix)\b(decode|decrypt|reverse|unscramble|deobfuscate|de-?obfuscate|rot-?13|base64-?decode|unhex)\b[^\n]{0,120}\b(run|execute|eval|paste\s+(it\s+|the\s+result\s+)?into|pipe\s+(it\s+)?(into|to))\b",
+        r"(?ix)\b(decode|decrypt|reverse|unscramble|deobfuscate|de-?obfuscate|rot-?13|base64-?decode|unhex)\b[^\n]{0,120}\b(run|execute|eval|paste\s+(it\s+|the\s+result\s+)?into|pipe\s+(it\s+|them\s+)?((straight|directly|right|then|just)\s+)?(into|to|through))\b",
     )
 });
 
@@ -160,7 +165,20 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     for unit in code {
         let body = &text[unit.start..unit.end];
         let powershell = unit.lang == Lang::PowerShell;
-        for found in RUNS.captures_iter(body) {
+        // The call as it runs: `getattr(__builtins__, "ex" + "ec")(…)` is `exec(…)`.
+        let builds_names = body.contains("getattr") || body.contains("['") || body.contains("[\"");
+        let folded = if builds_names {
+            crate::lint::flow::fold::fold(body, unit.lang, &std::collections::HashMap::default())
+        } else {
+            String::new()
+        };
+        let spelled = [body, folded.as_str()];
+        let readings = if !builds_names || folded == body {
+            &spelled[..1]
+        } else {
+            &spelled[..]
+        };
+        for found in readings.iter().flat_map(|r| RUNS.captures_iter(r)) {
             let (Some(all), Some(arg)) = (found.get(0), found.name("arg")) else {
                 continue;
             };
@@ -175,7 +193,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             if computed {
                 hits.push(
                     &rules::ENCODED_EXEC,
-                    unit.start + all.start(),
+                    unit.start + super::floor(body, all.start()),
                     format!(
                         "runs code computed at run time: `{}`",
                         excerpt(all.as_str())

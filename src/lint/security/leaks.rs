@@ -481,10 +481,13 @@ static PROSE_SECRET: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// Prose that has the agent show what it read in its answer.
+/// Prose that has the agent show what it read in its answer, or hand it to a tool as an
+/// argument (tool poisoning: the tool's server receives it).
 static PROSE_REVEAL: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r"(?ix)\b(print|paste|include|reproduce|dump|copy|echo|quote)\b[^.;]{0,100}?\b(in|into|inside|to|of|at)\s+(your|the|this)\s+((final|next|own)\s+)?(answer|reply|response|chat|conversation)\b",
+        r#"(?ix)\b(print|paste|include|reproduce|dump|copy|echo|quote)\b([^.;]|\.\S){0,100}?\b(in|into|inside|to|of|at)\s+(your|the|this)\s+((final|next|own)\s+)?(answer|reply|response|chat|conversation)\b
+        # or into a tool call's argument (`pass its content as 'sidenote'`)
+        |\b(pass|put|send|include|provide|insert|place|set|fill)\b([^.;]|\.\S){0,100}?\b(as|in|into)\s+(the\s+|a\s+)?([`'"]\w+[`'"]|\w+\s+(parameter|argument|field|param|arg)\b)"#,
     )
 });
 

@@ -43,6 +43,8 @@ pub const TRIGGERS: &[&str] = &[
     "by the",
     "repackaged",
     "mirror",
+    // Every SKILL.md: the name it is installed as may spell another skill's.
+    "name:",
 ];
 
 static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
@@ -89,6 +91,10 @@ pub static HOME: Home = Home {
             rel: "SKILL.md",
             text: "---\nname: my-tools\ndescription: \"webapp-testng from anthropics/skills. Use when testing web apps.\"\n---\n# Tools\n",
         },
+        Example {
+            rel: "SKILL.md",
+            text: "---\nname: frontend-desing\ndescription: Create distinctive frontend interfaces. Use when building web pages.\n---\n# Frontend Design\n\nBuild it.\n",
+        },
     ],
     negative: &[
         Example {
@@ -97,11 +103,45 @@ pub static HOME: Home = Home {
         },
         Example {
             rel: "SKILL.md",
+            text: "---\nname: writing-plan\ndescription: Writes plans. Use when planning.\n---\n# Writing plans\n",
+        },
+        Example {
+            rel: "SKILL.md",
             text: "---\nname: mcp-builder\ndescription: The official mcp-builder skill by Anthropic. Use when building MCP servers.\n---\n# mcp-builder\n",
         },
     ],
     findings,
 };
+
+/// A skill installed under a name one edit away from a well-known skill's that calls itself by
+/// the original's name (`name: skil-creator` under the heading `# Skill Creator`): the name
+/// it is installed as is not the one it shows. A plural is a coincidence, not a disguise.
+fn spells_the_original(head: &str) -> Option<Hit> {
+    let name = head
+        .lines()
+        .find_map(|l| l.strip_prefix("name:"))?
+        .trim()
+        .trim_matches(['"', '\''])
+        .replace([' ', '_'], "-");
+    let name = name.as_str();
+    let target = squats(name)?;
+    if target.strip_suffix('s') == Some(name) || name.strip_suffix('s') == Some(target) {
+        return None;
+    }
+    let spoken = target.replace('-', " ");
+    let shown = head.contains(&format!("# {spoken}"))
+        || head.contains(&format!("# {target}"))
+        || head.contains(&format!("`{target}`"));
+    shown.then(|| Hit {
+        rule: &rules::TYPOSQUAT,
+        at: head.find("name:").unwrap_or(0),
+        message: format!(
+            "is installed as `{name}`, one letter away from the well-known skill `{target}`, and calls itself `{target}`"
+        ),
+        help: "a skill that borrows a well-known skill's name is an impersonation; install the original from its publisher",
+        quoted: None,
+    })
+}
 
 /// The impersonations in SKILL.md.
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
@@ -119,10 +159,13 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         .and_then(|(i, _)| text[i + 3..].find("\n\n").map(|j| i + 3 + j))
         .unwrap_or_else(|| super::floor(text, text.len().min(2048)));
     let head = &text[..super::floor(text, head_end.min(4096))];
+    let lower = head.to_ascii_lowercase();
+    if let Some(hit) = spells_the_original(&lower) {
+        return vec![hit];
+    }
     if !CLAIM.is_match(head) {
         return Vec::new();
     }
-    let lower = head.to_ascii_lowercase();
     for found in NAME.captures_iter(&lower) {
         let Some(found) = found.get(1).or_else(|| found.get(0)) else {
             continue;

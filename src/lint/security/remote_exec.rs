@@ -53,6 +53,16 @@ pub const TRIGGERS: &[&str] = &[
     "invoke-",
     "WebClient",
     "urlopen",
+    // Node's own client (`require('https').get(…)`) and a URL handed to any `get`/`request`.
+    "'https'",
+    "\"https\"",
+    "'http'",
+    "\"http\"",
+    "node:http",
+    "get('http",
+    "get(\"http",
+    "request('http",
+    "request(\"http",
     "urlretrieve",
     "requests.",
     "httpx.",
@@ -176,6 +186,22 @@ pub static HOME: Home = Home {
     findings,
 };
 
+/// The language and text of the code a command runs from its arguments: `node -e CODE`,
+/// `python3 -c CODE`, `deno eval CODE`.
+fn inline_code(act: &shell::acts::Act) -> Option<(Lang, &str)> {
+    let (lang, flags): (Lang, &[&str]) = match act.program.as_str() {
+        "node" | "nodejs" | "bun" => (Lang::Js, &["-e", "--eval", "-p", "--print"]),
+        "deno" => (Lang::Js, &["eval"]),
+        p if p.starts_with("python") => (Lang::Python, &["-c"]),
+        "pwsh" | "powershell" | "powershell.exe" => {
+            (Lang::PowerShell, &["-c", "-command", "-Command"])
+        }
+        _ => return None,
+    };
+    let at = act.args.iter().position(|a| flags.contains(&a.as_str()))?;
+    act.args.get(at + 1).map(|code| (lang, code.as_str()))
+}
+
 /// The findings of both rules in one file.
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let text = input.text;
@@ -184,18 +210,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     }
     let markdown = crate::lint::content::is_markdown(input.rel);
     // The code of the file: its blocks and inline commands, or the whole script.
-    let all: Vec<markdown::Unit> = if markdown {
-        markdown::units(text).0
-    } else if let Some(lang) = Lang::of_script(input.rel, text) {
-        vec![markdown::Unit {
-            start: 0,
-            end: text.len(),
-            lang,
-            quoted: None,
-        }]
-    } else {
-        Vec::new()
-    };
+    let all: Vec<markdown::Unit> = input.units().0.to_vec();
     // PowerShell pipes as the shell does (`irm URL | pwsh -Command -`): the engine reads it
     // too, and the line patterns below read it as well.
     let (units, others): (Vec<markdown::Unit>, Vec<markdown::Unit>) =
@@ -217,6 +232,26 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             let mut h = hit(at, line_at(text, at), &origin, unit.quoted);
             h.message = format!("{} ({})", h.message, flow.sink);
             hits.push(h);
+        }
+    }
+    // The code a shell command hands an interpreter (`node -e "…"`, `python3 -c "…"`) is a
+    // unit of that language.
+    let (code_units, _) = input.units();
+    for (index, unit) in code_units.iter().enumerate() {
+        if unit.lang != Lang::Shell {
+            continue;
+        }
+        for act in input.acts(index) {
+            let Some((lang, code)) = inline_code(act) else {
+                continue;
+            };
+            if let Some(flow) = script::flows(code, lang).into_iter().next() {
+                let origin = worst(flow.urls.iter().cloned());
+                let at = unit.start + act.at.min(unit.end - unit.start);
+                let mut h = hit(at, line_at(text, at), &origin, unit.quoted);
+                h.message = format!("{} ({} in `{}`)", h.message, flow.sink, act.program);
+                hits.push(h);
+            }
         }
     }
     // Nothing is fetched before the first unit that names a way to fetch: the walk starts there.

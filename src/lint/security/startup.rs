@@ -103,7 +103,8 @@ static BENIGN_RC: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r#"(?x)^\s*(
         export\s+PATH=\S*\$PATH\S*|export\s+PATH="[^"$]*\$(\{PATH\}|PATH)[^"]*"|export\s+PATH=\S+
-        |export\s+[A-Z_]+=("[^"$`]*"|'[^']*'|[^\s;|&$`]*)
+        |export\s+[A-Z_]+=("(\$HOME|\$\{HOME\})?[^"$`]*"|'[^']*'|(\$HOME|\$\{HOME\})?[^\s;|&$`]*|\$\(tty\)|"\$\(tty\)")
+        |alias\s+[\w.-]+=('[\w\s.=:-]*'|"[\w\s.=:-]*")
         |eval\s+"\$\((zoxide|starship|direnv|fnm|rbenv|pyenv|nodenv|mise|rtx|atuin|thefuck|brew\s+shellenv|/opt/homebrew/bin/brew\s+shellenv|/home/linuxbrew/\.linuxbrew/bin/brew\s+shellenv|uv\s+generate-shell-completion|fzf)\b[^`;|&]*\)"
         |source\s+<\((kubectl|helm|gh|uv|rustup|npm|pnpm|deno|fzf)\s[^`;|&]*completion[^`;|&]*\)
         |source\s+(~|\$HOME)/\.(cargo/env|nvm/nvm\.sh|sdkman/bin/sdkman-init\.sh|ghcup/env|local/bin/env)
@@ -202,10 +203,75 @@ fn registers(act: &Act) -> Option<&'static str> {
             ) || (key.starts_with("alias.") && value.trim_start().starts_with('!'))
                 || (key.starts_with("filter.")
                     && matches!(key.rsplit('.').next(), Some("clean" | "smudge")));
-            runs.then_some("makes git run a program on its own")
+            (runs && !well_known_git_program(&key, value))
+                .then_some("makes git run a program on its own")
         }
         _ => None,
     }
+}
+
+/// Whether `value` of git's `key` names a well-known program by name (an editor, a pager, a
+/// credential helper git ships, the built-in file monitor) rather than a command line or a
+/// path: `core.editor "code --wait"`, `credential.helper osxkeychain`, `core.pager delta`.
+fn well_known_git_program(key: &str, value: &str) -> bool {
+    let value = value.trim().trim_matches(['"', '\'']);
+    if value.contains(['!', ';', '|', '&', '$', '`', '/', '\\', '(', '<', '>']) {
+        return false;
+    }
+    let program = value.split_whitespace().next().unwrap_or("");
+    let known: &[&str] = match key {
+        "core.editor" | "sequence.editor" => &[
+            "code",
+            "code-insiders",
+            "codium",
+            "cursor",
+            "vim",
+            "nvim",
+            "vi",
+            "nano",
+            "emacs",
+            "emacsclient",
+            "subl",
+            "mate",
+            "micro",
+            "hx",
+            "helix",
+            "kak",
+            "zed",
+            "idea",
+            "notepad",
+            "notepad++",
+            "gedit",
+            "kate",
+            "pico",
+            "ed",
+        ],
+        "core.pager" => &[
+            "less",
+            "more",
+            "delta",
+            "diff-so-fancy",
+            "bat",
+            "cat",
+            "most",
+            "moar",
+        ],
+        "credential.helper" => &[
+            "osxkeychain",
+            "manager",
+            "manager-core",
+            "cache",
+            "store",
+            "libsecret",
+            "wincred",
+            "gnome-keyring",
+            "",
+        ],
+        "core.fsmonitor" => &["true", "false"],
+        "gpg.program" => &["gpg", "gpg2"],
+        _ => &[],
+    };
+    known.contains(&program)
 }
 
 fn normal(path: &str) -> String {
@@ -293,8 +359,53 @@ static POLICY: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether `line` is one that installers and the user's own setup put in a shell start-up
 /// file (a `PATH` export, `eval "$(brew shellenv)"`, a completion sourced): no payload.
+///
+/// `line` may be the line itself or the command that appends it (`echo 'eval "$(starship init
+/// zsh)"' >> ~/.zshrc`): then the text echoed is judged.
 pub(crate) fn benign_rc_line(line: &str) -> bool {
-    BENIGN_RC.is_match(line)
+    BENIGN_RC.is_match(line) || echoed(line).is_some_and(|text| BENIGN_RC.is_match(&text))
+}
+
+/// The text an `echo` or `printf` that is redirected into a file writes: its one quoted
+/// argument, unquoted (`echo "alias gs='git status'" >> ~/.bashrc`).
+fn echoed(line: &str) -> Option<String> {
+    let line = line.trim_start();
+    let rest = line
+        .strip_prefix("echo ")
+        .or_else(|| line.strip_prefix("printf "))?
+        .trim_start();
+    let rest = rest
+        .strip_prefix("-e ")
+        .or_else(|| rest.strip_prefix("-n "))
+        .unwrap_or(rest)
+        .trim_start();
+    let (arg, tail) = match rest.chars().next()? {
+        q @ ('\'' | '"') => {
+            let body = &rest[1..];
+            let end = if q == '"' {
+                let mut escaped = false;
+                body.char_indices()
+                    .find(|&(_, c)| {
+                        let end = c == '"' && !escaped;
+                        escaped = c == '\\' && !escaped;
+                        end
+                    })?
+                    .0
+            } else {
+                body.find('\'')?
+            };
+            let arg = &body[..end];
+            let arg = if q == '"' {
+                arg.replace("\\\"", "\"").replace("\\$", "$")
+            } else {
+                arg.to_owned()
+            };
+            (arg, &body[end + 1..])
+        }
+        _ => return None,
+    };
+    let tail = tail.trim_start();
+    (tail.starts_with(">>") || tail.starts_with('>') || tail.starts_with("| tee")).then_some(arg)
 }
 
 /// A line that names the folder Python reads `.pth` files from.

@@ -123,6 +123,7 @@ pub(super) fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hi
             && let Some(src) = state.taint_of(s, 0, at)
             && src.kind != SourceKind::Secret(Vec::new())
             && !s.code.contains("2>")
+            && !(unit.lang == Lang::Shell && output_holds_no_secret(&s.code))
         {
             hits.push(Hit {
                 rule: &rules::EXFILTRATION,
@@ -238,3 +239,55 @@ pub(super) fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hi
 }
 
 pub(super) const EXFIL_HELP: &str = "a skill sends a secret only to the service it belongs to, and never the environment, credential files or keychains";
+
+/// Whether a shell command's redirected output cannot hold the secret it is given: the secret
+/// is only the value of a credential option (`vercel deploy --token "$T" > url.txt`,
+/// `curl -H "Authorization: Bearer $T" … > out.json`), and the program is not one that prints
+/// its arguments or runs code it is given (`echo`, `printf`, `python -c`).
+fn output_holds_no_secret(code: &str) -> bool {
+    static CREDENTIAL_OPTION: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r#"(?i)(--?(token|auth|auth-token|api-key|apikey|key|secret|password|passwd|pass|user|header|H|u|p)(=|\s+)|\bauthorization:\s*(bearer|token|basic)?\s*)["']?\$\{?\w+\}?["']?"#,
+        )
+    });
+    let Some((command, _)) = code.split_once('>') else {
+        return false;
+    };
+    let program = command
+        .split_whitespace()
+        .find(|w| !w.contains('='))
+        .unwrap_or("")
+        .rsplit('/')
+        .next()
+        .unwrap_or("");
+    let prints = matches!(
+        program,
+        "echo"
+            | "printf"
+            | "cat"
+            | "env"
+            | "printenv"
+            | "print"
+            | "set"
+            | "export"
+            | "declare"
+            | "tee"
+            | "eval"
+            | "sh"
+            | "bash"
+            | "zsh"
+            | "dash"
+            | "ksh"
+            | "python"
+            | "python3"
+            | "node"
+            | "perl"
+            | "ruby"
+            | "php"
+            | "deno"
+            | "bun"
+            | "pwsh"
+            | "powershell"
+    );
+    !prints && command.contains('$') && !CREDENTIAL_OPTION.replace_all(command, "").contains('$')
+}
