@@ -73,7 +73,7 @@ fn fences(text: &str) -> Vec<Fence> {
 static QUOTING: LazyLock<Regex> = LazyLock::new(|| {
     super::super::exec::ascii_regex(
         r"(?ix)\b(malicious|maliciously|malware|attacks?|attackers?|attacker's|exploits?|exploited|exploitation|backdoors?|backdoored
-        |exfiltrat\w*|vulnerab\w*|insecure|red\s+flags?|indicators?\s+of\s+compromise|iocs?|never\s+run|do\s+not\s+run|don'?t\s+run
+        |exfiltrat\w*|vulnerab\w*|insecure|red[\s-]+flags?|indicators?\s+of\s+compromise|iocs?|never\s+run|do\s+not\s+run|don'?t\s+run
         |bad\s+example|anti-?patterns?|threat\s+(model|actor|intel\w*)|adversar\w*|phishing|compromised|prompt\s+injection|tool\s+poisoning
         |example\s+of\s+(a|an)\s+(\w+\s+)?(attack|payload|exploit|injection|malicious)|known[- ]bad|typosquat\w*|ransomware|trojan|infostealer|clawhavoc
         |detection\s+rules?|to\s+detect\s+(malicious|attacks?|exfil\w*|reverse|backdoor|miners?|droppers?|injection)
@@ -163,10 +163,16 @@ fn mentions(skill_md: &str, rel: &str) -> Vec<(usize, usize, Vec<usize>)> {
 }
 
 /// Whether SKILL.md tells the agent to act on the file `rel` (on a line that names it).
+/// A verb negated just before it ("Never execute the package under review") asks nothing.
 fn told_to_run(skill_md: &str, rel: &str) -> bool {
-    mentions(skill_md, rel)
-        .iter()
-        .any(|(start, end, _)| TOLD_TO_RUN.is_match(&skill_md[*start..*end]))
+    mentions(skill_md, rel).iter().any(|(start, end, _)| {
+        let line = &skill_md[*start..*end];
+        TOLD_TO_RUN.find_iter(line).any(|verb| {
+            let before = &line
+                [crate::lint::security::floor(line, verb.start().saturating_sub(16))..verb.start()];
+            !crate::lint::security::holds_word(before, crate::lint::security::NEGATIONS)
+        })
+    })
 }
 
 /// Whether SKILL.md tells the agent to run the file `rel` where it lies, in the skill folder: the
