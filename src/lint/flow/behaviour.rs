@@ -108,7 +108,7 @@ static PATTERNS: [Pattern; 7] = [
         |\bfind\s+(~|/|\$HOME)/?\s[^\n]*(-delete\b|-exec\s+rm\b)|(\brm\s+-\w*[rf]\w*|(?i:remove-item)\b)[^\n]*(~|\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%)[/\\]+(Documents|Desktop|Pictures|Downloads|Music|Videos|\.ssh|\.gnupg|\.aws|\*)|\bchmod\s+(-R\s+)*0?777\s+(~|/|\$HOME)(\s|$)
         |(>>?|\btee\b|\bsed\s+-i|\bcp\b|\bmv\b|\brm\b|writeFile|write_text|json\.dump|\.write\(|open\(|(?i:set-content|add-content|out-file|remove-item)\b)[^\n]*\.(claude|cursor|codex|gemini|windsurf|continue|aider)[/\\]+(settings(\.local)?\.json|config\.(json|toml)|hooks|mcp\.json)
         |(>>?|\btee\b|\bsed\s+-i|\bcp\b|\bmv\b|\brm\s|writeFile|write_text|\.write\(|(?i:set-content|add-content|remove-item)\b)[^\n]*(~|\$HOME|\$\{HOME\}|home\(\))[/\\]*\.(claude|agents|cursor|codex|gemini)[/\\]+(skills|rules|agents|commands|CLAUDE\.md|AGENTS\.md)
-        |(>>|\btee\s+-a\s+)\s*/etc/hosts\b|\bgit\s+config\s+--global\s+[^\n]*(insteadOf|credential\.helper\s+['"]?[^\s'"]*[!/$]|--unset(-all)?\s+credential\.helper)"#
+        |(>>|\btee\s+-a\s+)\s*/etc/hosts\b|\bgit\s+config\s+--global\s+[^\n]*(insteadOf|credential\.helper\s+['"]?[^\s'"]*[!/$]|credential\.helper\s+(''|"")|--unset(-all)?\s+credential\.helper)"#
     ),
     pattern!(
         &rules::DROPPER,

@@ -14,6 +14,7 @@
 //!
 //! Quotation policy: a block presented as an attack is a warning.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -167,18 +168,13 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         let powershell = unit.lang == Lang::PowerShell;
         // The call as it runs: `getattr(__builtins__, "ex" + "ec")(…)` is `exec(…)`.
         let builds_names = body.contains("getattr") || body.contains("['") || body.contains("[\"");
-        let folded = if builds_names {
-            crate::lint::flow::fold::fold(body, unit.lang, &std::collections::HashMap::default())
-        } else {
-            String::new()
-        };
-        let spelled = [body, folded.as_str()];
-        let readings = if !builds_names || folded == body {
-            &spelled[..1]
-        } else {
-            &spelled[..]
-        };
-        for found in readings.iter().flat_map(|r| RUNS.captures_iter(r)) {
+        let folded = builds_names
+            .then(|| crate::lint::flow::fold::fold(body, unit.lang, &HashMap::default()))
+            .filter(|folded| folded != body);
+        for found in std::iter::once(body)
+            .chain(folded.as_deref())
+            .flat_map(|r| RUNS.captures_iter(r))
+        {
             let (Some(all), Some(arg)) = (found.get(0), found.name("arg")) else {
                 continue;
             };
