@@ -30,7 +30,9 @@ def main():
         if name not in inputs:
             sys.exit(f"action.yml has no input `{name}`")
         inputs[name] = value
-    temp = tempfile.mkdtemp(prefix="action-")
+    # The runner's temp folder lives as long as the job: removed when this script exits.
+    temp_dir = tempfile.TemporaryDirectory(prefix="action-")
+    temp = temp_dir.name
     runner = {"os": "Linux", "arch": "X64", "temp": temp}
     outputs = {}
     github_path = os.path.join(temp, "path")
