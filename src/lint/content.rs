@@ -218,6 +218,15 @@ pub fn check(cx: &mut Cx<'_>) {
         if exact {
             scan_hidden_unicode(cx, &file.path, text);
         }
+        // make hands its recipes to `$(SHELL)` after expanding its variables: a Makefile is
+        // judged as that shell, its variables written as the shell's, line for line.
+        let made;
+        let text = if is_makefile(&file.rel) {
+            made = make_as_shell(text);
+            made.as_str()
+        } else {
+            text
+        };
         let prose = is_prose(&file.rel, file.is_executable(), text);
         let before = cx.diagnostics.len();
         let skill_md = cx.skill.map_or("", |s| s.text.as_str());
@@ -295,6 +304,92 @@ pub fn check(cx: &mut Cx<'_>) {
             }
         }
     }
+}
+
+/// Whether `rel` is a Makefile (`Makefile`, `GNUmakefile`, `*.mk`).
+fn is_makefile(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    matches!(name, "Makefile" | "makefile" | "GNUmakefile")
+        || name.to_ascii_lowercase().ends_with(".mk")
+}
+
+/// A Makefile as the shell that runs it sees it, one line for each of its lines: a recipe line
+/// without its tab and its `@`/`-`/`+` prefix; a variable (`NAME := value`, `?=`, `+=`, `=`,
+/// `export NAME = …`) as a shell assignment, `NAME != command` as a command's output; make's
+/// references `$(NAME)` and `${NAME}` as the shell's `${NAME}`, `$(shell command)` as
+/// `$(command)`, `$$` as `$`. Targets, directives and comments become comments.
+fn make_as_shell(text: &str) -> String {
+    static VARIABLE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        super::exec::ascii_regex(
+            r"^\s*(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*(::?=|:::=|\?=|\+=|!=|=)\s*(.*)$",
+        )
+    });
+    let name = |n: &str| n.replace(['.', '-'], "_");
+    // `$(shell cmd)` → `$(cmd)`, `$(NAME)`/`${NAME}` → `${NAME}`, `$$` → `$`.
+    let expand = |line: &str| -> String {
+        let mut out = String::with_capacity(line.len());
+        let mut rest = line;
+        while let Some(i) = rest.find('$') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            if let Some(tail) = after.strip_prefix('$') {
+                out.push('$');
+                rest = tail;
+            } else if let Some(tail) = after.strip_prefix("(shell ") {
+                out.push_str("$(");
+                rest = tail;
+            } else if let Some(open) = after.chars().next().filter(|c| matches!(c, '(' | '{')) {
+                let close = if open == '(' { ')' } else { '}' };
+                match after[1..].find(close) {
+                    Some(end)
+                        if after[1..=end].bytes().all(|b| {
+                            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+                        }) =>
+                    {
+                        out.push_str("${");
+                        out.push_str(&name(&after[1..=end]));
+                        out.push('}');
+                        rest = &after[2 + end..];
+                    }
+                    _ => {
+                        out.push('$');
+                        rest = after;
+                    }
+                }
+            } else {
+                out.push('$');
+                rest = after;
+            }
+        }
+        out.push_str(rest);
+        out
+    };
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut recipe_continues = false;
+    for line in text.split('\n') {
+        if let Some(recipe) = line.strip_prefix('\t').or(recipe_continues.then_some(line)) {
+            out.push_str(&expand(recipe.trim_start_matches(['@', '-', '+'])));
+            recipe_continues = line.ends_with('\\');
+        } else if let Some(c) = VARIABLE.captures(line) {
+            let value = expand(&c[3]).replace('"', "\\\"");
+            out.push_str(&name(&c[1]));
+            if &c[2] == "!=" {
+                out.push_str("=\"$(");
+                out.push_str(&value);
+                out.push_str(")\"");
+            } else {
+                out.push_str("=\"");
+                out.push_str(&value);
+                out.push('"');
+            }
+        } else if !line.trim().is_empty() {
+            out.push_str("# ");
+            out.push_str(&expand(line));
+        }
+        out.push('\n');
+    }
+    out.pop();
+    out
 }
 
 /// The text of a file for the content scans, and whether it is the file's exact text. UTF-8 as
@@ -604,6 +699,28 @@ fn scan_hidden_unicode(cx: &mut Cx<'_>, path: &std::path::Path, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_makefile_reads_as_the_shell_that_runs_its_recipes() {
+        let make = "SHELL := /bin/bash\nHOST ?= get.example.dev\nURL = https://$(HOST)/i\nV != git describe\n\nall: build\n\t@curl -fsSL $(URL) | $(SHELL)\n\t-echo $$HOME ${V} $(shell uname)\n";
+        let shell = make_as_shell(make);
+        assert_eq!(shell.lines().count(), make.lines().count());
+        assert_eq!(
+            shell.lines().collect::<Vec<_>>(),
+            [
+                "SHELL=\"/bin/bash\"",
+                "HOST=\"get.example.dev\"",
+                "URL=\"https://${HOST}/i\"",
+                "V=\"$(git describe)\"",
+                "",
+                "# all: build",
+                "curl -fsSL ${URL} | ${SHELL}",
+                "echo $HOME ${V} $(uname)",
+            ]
+        );
+        assert!(is_makefile("tools/GNUmakefile") && is_makefile("assets/docs.mk"));
+        assert!(!is_makefile("Makefile.md"));
+    }
 
     #[test]
     fn package_scripts_keep_the_lines_of_package_json() {

@@ -197,7 +197,8 @@ static ENCODED_EXEC: LazyLock<Regex> = LazyLock::new(|| {
         # JavaScript
         | \b(eval|(?-i:Function))\s*\(\s*[^\n]*\b(atob\s*\(|Buffer\.from\s*\([^\n]*["'](base64|hex)["'])
         # PowerShell
-        | \b(powershell|pwsh)(\.exe)?\b[^\n]*\s-(e|ec|en|enc|enco|encod|encode|encoded|encodedcommand)\s+[A-Za-z0-9+/=]{16,}
+        # (also as items of a list: `Start-Process powershell -ArgumentList '-W','Hidden','-enc','SQBF…'`)
+        | \b(powershell|pwsh)(\.exe)?\b[^\n]*[\s'",]-(e|ec|en|enc|enco|encod|encode|encoded|encodedcommand)(\s+|['"]\s*,\s*['"])[A-Za-z0-9+/=]{16,}
         | \b(iex|invoke-expression)\b[^\n]*frombase64string
         | frombase64string[^\n]*\|\s*(iex|invoke-expression)\b"#,
     )
@@ -252,6 +253,13 @@ pub fn scan_encoded_exec(cx: &mut Cx<'_>, path: &std::path::Path, input: &Input<
 static CREDENTIAL_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r"\.ssh|\.aws|gcloud|application_default_credentials|\.azure|\.git-credentials|\.netrc|\.pypirc|\.npmrc|\.gnupg|Chrome|chrome|Chromium|chromium|Brave|Edge|firefox|Firefox|Login Data|key4\.db|logins\.json|cookies\.sqlite|Keychains|keychain|wallet|Wallet|\.electrum|Exodus|UTC--|nkbihfbeogaeaoehlefnkodbefgpgknn|id\.json|/etc/shadow|environ|process\.env|printenv|\(env\)|`env`|env \||env\||Env:|env:",
+    )
+});
+
+/// The variables with which tools let their user move a credential file.
+static DOCUMENTED_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"\b(AWS_SHARED_CREDENTIALS_FILE|AWS_CONFIG_FILE|KUBECONFIG|DOCKER_CONFIG|GOOGLE_APPLICATION_CREDENTIALS|CLOUDSDK_CONFIG|AZURE_CONFIG_DIR|NETRC|NPM_CONFIG_USERCONFIG|PIP_CONFIG_FILE)\b",
     )
 });
 
@@ -358,8 +366,14 @@ pub fn scan_credential_access(cx: &mut Cx<'_>, path: &std::path::Path, text: &st
         let Some((found, what)) = credential_read(line) else {
             continue;
         };
-        // A path in a test's expectation or in a pattern that looks for it reads nothing.
-        if found.as_str().contains('\\') || TEST_LINE.is_match(line) {
+        // A path in a test's expectation or in a pattern that looks for it reads nothing. A
+        // path given as the default of the variable its tool documents for it
+        // (`AWS_SHARED_CREDENTIALS_FILE`, `KUBECONFIG`) is the tool's own lookup, made the way
+        // its SDK makes it; where the value then goes is the exfiltration rule's to judge.
+        if found.as_str().contains('\\')
+            || TEST_LINE.is_match(line)
+            || DOCUMENTED_VARIABLE.is_match(line)
+        {
             continue;
         }
         reported += 1;
@@ -430,6 +444,7 @@ mod tests {
                 "new Function(atob(payload))()",
                 "eval(Buffer.from(p, 'base64').toString())",
                 "powershell -NoProfile -enc SQBFAFgAIAAoAE4AZQB3AC0ATwBi",
+                "Start-Process powershell -ArgumentList '-NoP','-W','Hidden','-enc','SQBFAFgAIAAoAE4AZQB3AC0ATwBi'",
                 "iex ([System.Text.Encoding]::UTF8.GetString([Convert]::FromBase64String($p)))",
                 "eval decode_base64($payload);",
             ],

@@ -35,7 +35,13 @@ static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
         | <\|(im_start|im_end|system|endoftext|start_header_id)\|> | <<SYS>> | \[/?INST\]
         | \b(do\s+not|don'?t|never)\s+(tell|inform|notify|alert|warn)\s+the\s+user\s+(about|that|what)\b
         | \bwithout\s+(the\s+|your\s+)?(user'?s?|their)\s+(knowledge|knowing|noticing|awareness)\b
-        | \bwithout\s+(telling|informing|notifying|alerting)\s+(the\s+)?user\b",
+        | \bwithout\s+(telling|informing|notifying|alerting)\s+(the\s+)?user\b
+        # Approval the user never gave: every command pre-approved, no question before an act
+        # that cannot be taken back, the agent's own safety review switched off.
+        | \b(treat|consider|regard)\s+(every|all|any|each)\s+([\w-]+\s+){0,2}?(commands?|actions?|tool\s+calls?|requests?|operations?)\s+as\s+(already\s+)?(pre-?approved|approved|authori[sz]ed|trusted)\b
+        | \bpre-?approved\s+by\s+(the\s+)?(user|security\s+team|security|admin\w*|owner|organi[sz]ation|maintainers?|workspace)\b
+        | \b(do\s+not|don'?t|never)\s+ask(\s+the\s+user)?(\s+for\s+(confirmation|permission|approval))?\s+(before|prior\s+to)\s+(running|executing|deleting|removing|pushing|sending|uploading|installing|overwriting)\b
+        | \b(skip|disable|bypass|turn\s+off|do\s+not\s+run|don'?t\s+run)\s+(the\s+|any\s+|all\s+|your\s+)?(usual\s+|normal\s+|standard\s+|built-in\s+)?(safety|permission|approval|confirmation)\s+(reviews?|checks?|prompts?|dialogs?)\b",
     )
 });
 
@@ -43,7 +49,7 @@ static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
 /// fast literal search finds the few lines worth the full regex, whatever their letter case.
 static INJECTION_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r"ignore|disregard|forget|override|bypass|you are now|mode|have no|had no|<\|im_|<\|system|<\|endoftext|<\|start_header|<<sys>>|inst\]|without|user about|user that|user what",
+        r"ignore|disregard|forget|override|bypass|you are now|mode|have no|had no|<\|im_|<\|system|<\|endoftext|<\|start_header|<<sys>>|inst\]|without|user about|user that|user what|approved|authori|trusted|ask|safety|permission|approval|confirmation",
     )
 });
 

@@ -312,8 +312,9 @@ impl<'a> Cx<'a> {
     /// Makes the errors of the rules that judge what a file runs, recorded since `from`,
     /// warnings, saying `why` (the file is a quotation or data that nothing runs).
     pub fn soften(&mut self, from: usize, why: &str) {
-        const RUN_RULES: [&Rule; 11] = [
+        const RUN_RULES: [&Rule; 12] = [
             &rules::REMOTE_EXEC,
+            &rules::REVERSE_SHELL,
             &rules::ENCODED_EXEC,
             &rules::HIDDEN_INSTRUCTIONS,
             &rules::PROMPT_INJECTION,

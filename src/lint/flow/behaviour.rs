@@ -147,6 +147,13 @@ pub fn unit_reverse_shell(code: &str) -> Option<usize> {
     (SHELL.is_match(code) && WIRE.is_match(code)).then_some(socket.start())
 }
 
+/// A bot's or a webhook's API: what is sent there is judged as a leak, and no program is
+/// fetched from it (a chat's file host, `cdn.discordapp.com`, stays a drop site).
+fn receives_only(host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    host == "api.telegram.org" || host == "discord.com" || host == "www.discord.com"
+}
+
 /// A download from an address that cannot be tied to anyone (plain HTTP, a bare IP, a paste
 /// site) that the same unit makes executable or starts.
 pub fn unit_dropper(code: &str) -> Option<usize> {
@@ -166,7 +173,7 @@ pub fn unit_dropper(code: &str) -> Option<usize> {
         (c[1].eq_ignore_ascii_case("http")
             && !c[2].starts_with("localhost")
             && !c[2].starts_with("127."))
-            || bad_host(&c[2]).is_some()
+            || (bad_host(&c[2]).is_some() && !receives_only(&c[2]))
     });
     if !untrusted {
         return None;

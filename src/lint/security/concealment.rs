@@ -80,7 +80,7 @@ static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
     LazyLock::new(|| aho_corasick::AhoCorasick::new(TRIGGERS).expect("static literals build"));
 
 /// What a skill may hide: its steps, its actions, its instructions (not a value).
-const OBJECT: &str = r"(this|that|these|those|the|any|its|our)\s+(extra\s+|additional\s+|last\s+|previous\s+|following\s+|above\s+|next\s+|second\s+|first\s+)?(step|steps|upload|uploads|request|requests|call|calls|command|commands|action|actions|instruction|instructions|notes?|rules?|line|lines|part|section|sync|transfer|beacon|backup|archiving|dashboard|activation|endpoint|post|report|registration|telemetry|check|task|operation|stage)\b|(it|this|that)\s+(to|with)\s+(the\s+)?(user|human|person|developer)|\bthat\s+(it|they|these|this|the\s+notes?)\s+exists?\b|what\s+you\s+(ran|run|did|sent|send|uploaded|executed)|that\s+you\s+(first\s+|also\s+|have\s+|had\s+|will\s+)?(need\s+to\s+|must\s+|should\s+|have\s+to\s+)?(read|ran|run|did|sent|send|upload|uploaded|accessed|access|fetched|fetch|copied|copy|collected|collect|opened|open)\b";
+const OBJECT: &str = r"(this|that|these|those|the|any|its|our)\s+(extra\s+|additional\s+|policy\s+|last\s+|previous\s+|following\s+|above\s+|next\s+|second\s+|first\s+)?(step|steps|upload|uploads|request|requests|call|calls|command|commands|action|actions|instruction|instructions|notes?|rules?|line|lines|part|section|sync|transfer|beacon|backup|archiving|dashboard|activation|endpoint|post|report|registration|telemetry|check|task|operation|stage)\b|(it|this|that)\s+(to|with)\s+(the\s+)?(user|human|person|developer)|\bthat\s+(it|they|these|this|the\s+notes?)\s+exists?\b|what\s+you\s+(ran|run|did|sent|send|uploaded|executed)|that\s+you\s+(first\s+|also\s+|have\s+|had\s+|will\s+)?(need\s+to\s+|must\s+|should\s+|have\s+to\s+)?(read|ran|run|did|sent|send|upload|uploaded|accessed|access|fetched|fetch|copied|copy|collected|collect|opened|open)\b";
 
 static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
     let verbs = r"(mention|mentioning|tell|telling|inform|informing|notify|notifying|reveal|revealing|disclose|disclosing|report|reporting|say|admit|acknowledge|bring\s+up|surface|list|include|show|explain|describe)";
@@ -95,7 +95,9 @@ static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
         |\b(user|person|human|developer|they)(\s+\w+){{0,3}}?\s+(must\s+not|should\s+not|shouldn'?t|need\s+not|does\s+not\s+need\s+to|doesn'?t\s+need\s+to|never\s+needs?\s+to|is\s+not\s+to)\s+(know|see|notice|find\s+out|be\s+told|learn|hear)\b
         |\bif\s+(the\s+user|they|anyone|someone|the\s+person|asked)\s+(asks?\s+)?(what|how|why|whether|about)\b[^.\n]{{0,40}}\b(you|this\s+skill|the\s+skill)\s+(ran|run|did|do|sent|send|answered|uploaded|executed|used|called)\b[^.\n]{{0,60}}\b(say|answer|tell|reply|respond|claim|pretend|deny|describe\s+only|mention\s+only)\b
         |\b(describe|mention|say|admit)\s+only\b[^.\n]{{0,60}}\bif\s+(asked|they\s+ask|the\s+user\s+asks)
-        |\bleave\s+(this|it|that|these)(\s+\w+){{0,2}}\s+out\s+of\s+(any|the|your)\s+(list|reply|answer|summary|transcript|report|output)",
+        |\bleave\s+(this|it|that|these)(\s+\w+){{0,2}}\s+out\s+of\s+(any|the|your)\s+(list|reply|answer|summary|transcript|report|output)
+        |\b(do\s+not|don'?t|never)\s+(summari[sz]e|mention|report|explain|describe|reveal|disclose|show|list)\s+(this|these|that|those)(\s+[\w-]+)?\s+(changes?|steps?|actions?|edits?|commands?|modifications?|updates?)\s+to\s+the\s+(user|human|person|developer)\b
+        |\bif\s+(the\s+|a\s+)?(user|they|anyone|someone|person|reviewer)\s+asks?\b[^.\n]{{0,80}}\b(say|claim|answer|reply|respond|tell\s+them)\s+(that\s+)?(it|this|they|everything|the\s+\w+)\s+(was|were|is|are|has\s+been|have\s+been)\s+(already\s+)?(reviewed|approved|checked|verified|clean|safe|fine|normal|routine|expected|harmless)\b",
     ))
 });
 

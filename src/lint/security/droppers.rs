@@ -32,6 +32,42 @@ static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
 static URL: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r#"(?i)\bhttps?://[^\s'"`)\]>]+"#));
 
 /// Whether code or a download from `url` needs a review nobody did.
+const OFFICIAL_SITES: &[&str] = &[
+    "rustup.rs",
+    "rust-lang.org",
+    "python.org",
+    "nodejs.org",
+    "go.dev",
+    "golang.org",
+    "java.com",
+    "oracle.com",
+    "adoptium.net",
+    "apple.com",
+    "jetbrains.com",
+    "visualstudio.com",
+    "git-scm.com",
+    "cmake.org",
+    "llvm.org",
+    "postgresql.org",
+    "brew.sh",
+    "nixos.org",
+    "ruby-lang.org",
+    "php.net",
+    "swift.org",
+    "dart.dev",
+    "flutter.dev",
+    "julialang.org",
+    "r-project.org",
+    "anaconda.com",
+    "ziglang.org",
+    "gradle.org",
+    "apache.org",
+    "mozilla.org",
+    "hashicorp.com",
+    "kubernetes.io",
+    "k8s.io",
+];
+
 fn stranger(url: &str) -> bool {
     let host = url
         .split_once("://")
@@ -52,7 +88,13 @@ fn stranger(url: &str) -> bool {
     ]
     .iter()
     .any(|h| host == *h || host.ends_with(&format!(".{h}")));
+    // The sites where a language or tool's publisher offers its own installers ("download
+    // rustup-init.exe from https://rustup.rs and run it"): no stranger can publish there.
+    let publisher = OFFICIAL_SITES
+        .iter()
+        .any(|h| host == *h || host.ends_with(&format!(".{h}")));
     !code_host
+        && !publisher
         && !reputation::service(&host)
         && matches!(reputation::origin(url), Origin::Unknown(_))
 }

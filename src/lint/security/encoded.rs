@@ -171,13 +171,26 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         let folded = builds_names
             .then(|| crate::lint::flow::fold::fold(body, unit.lang, &HashMap::default()))
             .filter(|folded| folded != body);
-        for found in std::iter::once(body)
+        for (haystack, found) in std::iter::once(body)
             .chain(folded.as_deref())
-            .flat_map(|r| RUNS.captures_iter(r))
+            .flat_map(|r| RUNS.captures_iter(r).map(move |c| (r, c)))
         {
             let (Some(all), Some(arg)) = (found.get(0), found.name("arg")) else {
                 continue;
             };
+            // `exec\(` is a pattern that looks for the call (a scanner's regex), not the call;
+            // in Python and JavaScript a call has its parenthesis (`"py-exec-b64"` is a name).
+            let name_end = found.get(1).map_or(all.start(), |m| m.end());
+            let after = all.as_str()[name_end - all.start()..].trim_start();
+            // `re.compile(…)` compiles a pattern: a method named `compile` is no builtin.
+            let method_compile =
+                all.as_str().starts_with("compile") && haystack[..all.start()].ends_with('.');
+            if after.starts_with('\\')
+                || method_compile
+                || (matches!(unit.lang, Lang::Python | Lang::Js) && !after.starts_with('('))
+            {
+                continue;
+            }
             let arg = arg.as_str().trim_start();
             // A literal to run says what it runs; anything computed from a decoder does not.
             if arg.starts_with(['"', '\'']) && !COMPUTED.is_match(arg) {

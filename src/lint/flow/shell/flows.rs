@@ -193,6 +193,23 @@ fn interpreter(program: &str) -> Option<Interp> {
     )
 }
 
+/// The shell command of `osascript`'s `do shell script "…"` in `script`, unescaped.
+fn do_shell_script(script: &str) -> Option<String> {
+    let lower = script.to_ascii_lowercase();
+    let at = lower.find("do shell script")? + "do shell script".len();
+    let rest = script[at..].trim_start().strip_prefix('"')?;
+    let mut command = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(command),
+            '\\' => command.extend(chars.next()),
+            c => command.push(c),
+        }
+    }
+    Some(command)
+}
+
 /// Programs that write what they read (or the files they are given) to their output.
 fn passes_files(program: &str) -> bool {
     matches!(
@@ -603,6 +620,26 @@ impl State {
             .rev()
             .find(|r| matches!(r.op, RedirectOp::HereDoc | RedirectOp::HereString))
             .map(|r| r.target.shape());
+        // An unquoted expansion is split into words: `FETCH="curl -sSfL"; $FETCH $URL | sh`
+        // runs curl with its options (make's `$(FETCH)` too).
+        if let Some(first) = simple.words.first()
+            && let [Part::Param(name)] = first.parts.as_slice()
+            && let Some(value) = self.consts.get(name)
+            && value.trim().contains(char::is_whitespace)
+            && let Some(rest) = simple.words[1..]
+                .iter()
+                .map(|w| self.text_of(w))
+                .collect::<Option<Vec<String>>>()
+        {
+            let mut line = value.clone();
+            for word in rest {
+                line.push_str(" '");
+                line.push_str(&word.replace('\'', "'\\''"));
+                line.push('\'');
+            }
+            let out = self.reparse(&line, &stdin, at);
+            return self.redirect_output(&simple.redirects, &out, at);
+        }
         let mut arg_taints = Vec::with_capacity(simple.words.len());
         for word in &simple.words {
             arg_taints.push(self.word_taint(word));
@@ -961,6 +998,17 @@ impl State {
                     let code = code.str().to_owned();
                     return self.reparse(&code, stdin, at);
                 }
+                // `osascript`'s `do shell script "…"` runs its string with `sh -c`, in any of
+                // the script's `-e` lines.
+                if program == "osascript" {
+                    let shell: Vec<String> = args[i..]
+                        .iter()
+                        .filter_map(|a| do_shell_script(a.str()))
+                        .collect();
+                    if !shell.is_empty() {
+                        return self.reparse(&shell.join("\n"), stdin, at);
+                    }
+                }
                 return Taint::default();
             }
             if s == "-" || s == "/dev/stdin" {
@@ -1183,5 +1231,22 @@ fn excerpt(s: &str) -> String {
     } else {
         let cut: String = s.chars().take(59).collect();
         format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn applescript_runs_the_string_of_do_shell_script() {
+        assert_eq!(
+            do_shell_script(
+                r#"do shell script "curl -s \"$U\" | sh" with administrator privileges"#
+            )
+            .as_deref(),
+            Some(r#"curl -s "$U" | sh"#)
+        );
+        assert_eq!(do_shell_script(r#"tell application "Dock" to quit"#), None);
     }
 }

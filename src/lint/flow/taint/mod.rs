@@ -338,6 +338,13 @@ impl State {
         if let Some(src) = source_in(code, &s.refs, &self.clean, &self.named, at) {
             return Some(src);
         }
+        // `read -s -p "Password: " P`: the value starts after `read`, its options before it.
+        if from > 0
+            && s.code.trim_start().starts_with("read")
+            && let Some(src) = sources::typed(&s.code, at)
+        {
+            return Some(src);
+        }
         // Paths built from pieces: `Path.home() / ".aws" / "credentials"`.
         if s.strings.len() > 1 {
             let joined = format!("/{}", s.strings.join("/"));

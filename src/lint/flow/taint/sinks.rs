@@ -207,9 +207,12 @@ pub(super) fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hi
             !vendors.iter().any(|v| NEVER_SENT.contains(&v.as_str()))
         } else {
             // Its vendor's host, a known service, or an address the user configures.
+            // A vendor's secret posted to a chat (a Telegram bot, a Discord webhook) is not
+            // that chat's.
             known.iter().any(|h| {
                 belongs(vendors, h)
-                    || crate::lint::flow::reputation::service(h)
+                    || (crate::lint::flow::reputation::service(h)
+                        && (vendors.is_empty() || !chat_service(h)))
                     || h.starts_with('$')
             })
         };

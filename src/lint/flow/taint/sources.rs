@@ -112,6 +112,81 @@ pub(super) fn secret(name: &str, at: usize) -> Source {
     }
 }
 
+/// Commands that print a credential the user is logged in with: the token of `gh`, `gcloud`,
+/// `az`, `heroku`, the keys of `aws configure`, and whatever `git credential fill` returns.
+static PRINTED: LazyLock<Regex> = LazyLock::new(|| {
+    // Words apart on a command line, or items of an argument list (`["gh", "auth", "token"]`).
+    let sep = r#"(\s+|['"]\s*,\s*['"])"#;
+    let printed = r"(?x)(?P<github>\bgh SEP auth SEP (token\b|status SEP (-\w+ SEP )*(-t|--show-token)\b))
+        |(?P<google>\bgcloud SEP (auth SEP (application-default SEP )?print-(access|identity)-token|config SEP config-helper)\b)
+        |(?P<aws>\baws SEP (configure SEP (get SEP aws_(secret_access_key|access_key_id|session_token)|export-credentials)|sts SEP get-session-token)\b)
+        |(?P<azure>\baz SEP account SEP get-access-token\b)
+        |(?P<heroku>\bheroku SEP auth:token\b)
+        |(?P<store>\bgit SEP credential(-\w+)? SEP (fill|get)\b)";
+    ascii_regex(&printed.replace(" SEP ", sep))
+});
+
+/// The credential a command of [`PRINTED`] in `code` prints, a secret of the service it logs in
+/// to (the credential of `git credential fill` is any host's: a store's).
+fn printed_credential(code: &str, at: usize) -> Option<Source> {
+    let m = PRINTED.captures(code)?;
+    let found = m
+        .get(0)
+        .map_or("", |x| x.as_str())
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ','))
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let vendor = ["github", "google", "aws", "azure", "heroku"]
+        .into_iter()
+        .find(|v| m.name(v).is_some());
+    Some(Source {
+        what: format!("the credential `{found}` prints"),
+        at,
+        kind: match vendor {
+            Some(v) => SourceKind::Secret(vec![v.to_owned()]),
+            None => SourceKind::Store,
+        },
+    })
+}
+
+/// A password the user types at a prompt that hides it (`getpass()`, `Read-Host
+/// -AsSecureString`, the shell's `read -s`), and `osascript`'s dialog `with hidden answer`: the
+/// password prompt macOS stealers show in the name of the system.
+static TYPED: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"(?x)(?P<prompt>\bgetpass\.getpass\s*\(|\bgetpass\s*\(\s*['"]|(?i:\bread-host\b[^;|\n]*-assecurestring)
+        |(^|[;&|({]\s*)read\s+([^;&|\n]*\s)?-[A-Za-z]*s[A-Za-z]*(\s|$))
+        |(?P<dialog>(?i:\bwith\s+hidden\s+answer\b))"#,
+    )
+});
+
+/// The password typed at a hidden prompt that `code` reads, if any. A typed password is a
+/// secret of no one service: as `$PASSWORD` is, it may go to the server it logs in to, not to
+/// a raw socket, a lookup or a drop site. An `osascript` dialog is not how a skill asks:
+/// what it answers is judged as a credential store is.
+pub(super) fn typed(code: &str, at: usize) -> Option<Source> {
+    let m = TYPED.captures(code)?;
+    let dialog = m.name("dialog").is_some();
+    let found = m
+        .get(0)
+        .map_or("", |x| x.as_str())
+        .trim_matches(|c: char| c.is_whitespace() || "'\"`(;&|{".contains(c));
+    Some(Source {
+        what: if dialog {
+            "a password asked in a dialog that hides the answer (`with hidden answer`)".to_owned()
+        } else {
+            format!("a password typed at a hidden prompt (`{found}`)")
+        },
+        at,
+        kind: if dialog {
+            SourceKind::Store
+        } else {
+            SourceKind::Secret(Vec::new())
+        },
+    })
+}
+
 pub(super) static NAMED_ENV: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r#"os\.environ\s*\[\s*['"](\w+)|os\.environ\.get\(\s*['"](\w+)|os\.getenv\(\s*['"](\w+)|process\.env\.(\w+)|process\.env\[\s*['"](\w+)|Deno\.env\.get\(\s*['"](\w+)|import\.meta\.env\.(\w+)|ENV\[\s*['"](\w+)|ENV\.fetch\(\s*['"](\w+)|(?i:\$env:)(\w+)|getenv\(\s*['"](\w+)|GetEnvironmentVariable\(\s*['"](\w+)"#,
@@ -229,6 +304,12 @@ pub(super) fn source_in(
             at,
             kind: SourceKind::Store,
         });
+    }
+    if let Some(src) = typed(code, at) {
+        return Some(src);
+    }
+    if let Some(src) = printed_credential(code, at) {
+        return Some(src);
     }
     // A lookup by a name held in a constant: only when a constant of the file names a secret.
     if !named.is_empty() {
@@ -375,6 +456,15 @@ pub(super) static RAW_HOST: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Services where anyone may read what a bot or webhook posts: known services, but no place for
+/// another service's credential.
+pub(super) fn chat_service(host: &str) -> bool {
+    matches!(
+        owner_label(&host.to_ascii_lowercase()),
+        "telegram" | "discord" | "discordapp" | "slack" | "ntfy" | "pushover" | "pushbullet"
+    )
+}
+
 /// Hosts named in `text`.
 pub(super) fn hosts(text: &str) -> Vec<String> {
     let mut out: Vec<String> = URL
@@ -494,5 +584,48 @@ mod tests {
         assert!(secret_name("JWT_SECRET"));
         assert!(!secret_name("HOME"));
         assert!(!secret_name("KEYBOARD"));
+    }
+
+    #[test]
+    fn passwords_typed_and_credentials_printed_are_sources() {
+        let kind =
+            |code: &str| source_in(code, &[], &HashSet::new(), &HashMap::new(), 0).map(|s| s.kind);
+        assert_eq!(
+            kind(r#"pw = getpass.getpass("Password: ")"#),
+            Some(SourceKind::Secret(Vec::new()))
+        );
+        assert_eq!(
+            kind("$p = Read-Host 'Password' -AsSecureString"),
+            Some(SourceKind::Secret(Vec::new()))
+        );
+        // `osascript`'s password dialog is no way for a skill to ask: judged as a store.
+        assert_eq!(
+            kind(
+                r#"$(osascript -e 'display dialog "Update" default answer "" with hidden answer')"#
+            ),
+            Some(SourceKind::Store)
+        );
+        assert!(typed(r#"read -r -s -p "Password: " pass"#, 0).is_some());
+        assert!(typed("read -r line < file", 0).is_none());
+        assert_eq!(
+            kind("t=$(gh auth token)"),
+            Some(SourceKind::Secret(vec!["github".into()]))
+        );
+        assert_eq!(
+            kind(r#"subprocess.run(["gh", "auth", "token"], capture_output=True)"#),
+            Some(SourceKind::Secret(vec!["github".into()]))
+        );
+        assert_eq!(
+            kind("a=$(gcloud auth print-access-token)"),
+            Some(SourceKind::Secret(vec!["google".into()]))
+        );
+        assert_eq!(
+            kind("printf 'host=x\n' | git credential fill"),
+            Some(SourceKind::Store)
+        );
+        assert_eq!(kind("gh auth status"), None);
+        // A chat is a known service, but no place for GitHub's token.
+        assert!(chat_service("api.telegram.org") && chat_service("discord.com"));
+        assert!(!chat_service("api.github.com"));
     }
 }

@@ -238,14 +238,26 @@ pub(super) fn assignment(
     {
         return (vec![name.to_owned()], code[0].end - base);
     }
-    // `read X < file`
+    // `read X < file`, `read -r -s -p "Password: " X`: the name is the last word before a
+    // redirection, not an option (`-s` lexes as `-` and `s`) nor an option's value.
     if lang == Lang::Shell && code.get(k).and_then(|t| word(t)) == Some("read") {
-        let names = code[k + 1..]
+        let args = &code[k + 1..];
+        let end = args
             .iter()
-            .filter_map(|t| word(t))
-            .filter(|w| !w.starts_with('-'))
-            .take(1)
+            .position(|t| matches!(t.kind, Kind::Punct(b'<' | b'>' | b'|' | b';' | b'&')))
+            .unwrap_or(args.len());
+        let names = args[..end]
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| {
+                let option =
+                    *i > 0 && args[i - 1].kind == Kind::Punct(b'-') && args[i - 1].end == t.start;
+                !option
+            })
+            .filter_map(|(_, t)| word(t))
+            .rfind(|w| !w.starts_with('-'))
             .map(str::to_owned)
+            .into_iter()
             .collect();
         return (names, code[k].end - base);
     }
