@@ -49,7 +49,7 @@ static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
 /// fast literal search finds the few lines worth the full regex, whatever their letter case.
 static INJECTION_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r"ignore|disregard|forget|override|bypass|you are now|mode|have no|had no|<\|im_|<\|system|<\|endoftext|<\|start_header|<<sys>>|inst\]|without|user about|user that|user what|approved|authori|trusted|ask|safety|permission|approval|confirmation",
+        r"ignore|disregard|forget|override|bypass|you are now|mode|have no|had no|<\|im_|<\|system|<\|endoftext|<\|start_header|<<sys>>|inst\]|without|user about|user that|user what|approved|authori|trusted|\bask\b|safety|permission|approval|confirmation",
     )
 });
 

@@ -197,7 +197,24 @@ pub(super) fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hi
         }
         return;
     };
-    let bad = dest.iter().find_map(|(h, _)| bad_host(h));
+    // A bot's own token sent to its chat (`TELEGRAM_BOT_TOKEN` to `api.telegram.org`) is the
+    // service's credential going home, even where anyone may receive what is posted.
+    // Only when nothing else the statement reads is a secret of another kind.
+    let owned = |kind: &SourceKind, h: &str| matches!(kind, SourceKind::Secret(v) if !v.is_empty() && belongs(v, h));
+    let own = |h: &str| {
+        owned(&src.kind, h)
+            && s.refs.iter().all(|r| {
+                let name = r.strip_prefix("env:").unwrap_or(r);
+                (!secret_name(name) || owned(&SourceKind::Secret(vendor_words(name)), h))
+                    && state
+                        .taint
+                        .get(r.as_str())
+                        .is_none_or(|t| owned(&t.kind, h))
+            })
+    };
+    let bad = dest
+        .iter()
+        .find_map(|(h, _)| bad_host(h).filter(|_| !own(h)));
     if let SourceKind::Secret(vendors) = &src.kind
         && kind == "request"
         && bad.is_none()
