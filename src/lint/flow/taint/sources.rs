@@ -129,20 +129,6 @@ static PRINTED: LazyLock<Regex> = LazyLock::new(|| {
 /// The credential a command of [`PRINTED`] in `code` prints, a secret of the service it logs in
 /// to (the credential of `git credential fill` is any host's: a store's).
 fn printed_credential(code: &str, at: usize) -> Option<Source> {
-    let named = |word: &str| memchr::memmem::find(code.as_bytes(), word.as_bytes()).is_some();
-    if ![
-        "auth",
-        "configure",
-        "get-access-token",
-        "get-session-token",
-        "credential",
-        "config-helper",
-    ]
-    .iter()
-    .any(|w| named(w))
-    {
-        return None;
-    }
     let m = PRINTED.captures(code)?;
     let found = m
         .get(0)
@@ -180,23 +166,6 @@ static TYPED: LazyLock<Regex> = LazyLock::new(|| {
 /// a raw socket, a lookup or a drop site. An `osascript` dialog is not how a skill asks:
 /// what it answers is judged as a credential store is.
 pub(super) fn typed(code: &str, at: usize) -> Option<Source> {
-    // Most statements name none of the prompts: two literal searches spare the regex.
-    let named = |word: &str| memchr::memmem::find(code.as_bytes(), word.as_bytes()).is_some();
-    if ![
-        "read",
-        "getpass",
-        "Read-Host",
-        "hidden",
-        "Hidden",
-        "HIDDEN",
-        "READ-HOST",
-        "read-host",
-    ]
-    .iter()
-    .any(|w| named(w))
-    {
-        return None;
-    }
     let m = TYPED.captures(code)?;
     let dialog = m.name("dialog").is_some();
     let found = m
