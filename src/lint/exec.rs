@@ -256,17 +256,20 @@ static CREDENTIAL_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// The variables with which tools let their user move a credential file.
+/// What a cloud or registry credential file is, in a finding.
+const CLOUD: &str = "cloud or package-registry credentials";
+
+/// A lookup of a variable with which a tool lets its user move its credential file.
 static DOCUMENTED_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r"\b(AWS_SHARED_CREDENTIALS_FILE|AWS_CONFIG_FILE|KUBECONFIG|DOCKER_CONFIG|GOOGLE_APPLICATION_CREDENTIALS|CLOUDSDK_CONFIG|AZURE_CONFIG_DIR|NETRC|NPM_CONFIG_USERCONFIG|PIP_CONFIG_FILE)\b",
+        r#"(environ(\.get)?\s*[\[(]\s*['"]|getenv\s*\(\s*['"]|process\.env\.|\$\{|\$env:|ENV\[\s*['"])(AWS_SHARED_CREDENTIALS_FILE|AWS_CONFIG_FILE|KUBECONFIG|DOCKER_CONFIG|GOOGLE_APPLICATION_CREDENTIALS|CLOUDSDK_CONFIG|AZURE_CONFIG_DIR|NETRC|NPM_CONFIG_USERCONFIG|PIP_CONFIG_FILE)\b"#,
     )
 });
 
 /// What a credential pattern reads, by capture group name.
 const CREDENTIAL_KINDS: &[(&str, &str)] = &[
     ("ssh", "SSH keys"),
-    ("cloud", "cloud or package-registry credentials"),
+    ("cloud", CLOUD),
     ("gpg", "GnuPG private keys"),
     ("browser", "a browser profile (passwords, cookies)"),
     ("keychain", "the system keychain"),
@@ -372,7 +375,7 @@ pub fn scan_credential_access(cx: &mut Cx<'_>, path: &std::path::Path, text: &st
         // its SDK makes it; where the value then goes is the exfiltration rule's to judge.
         if found.as_str().contains('\\')
             || TEST_LINE.is_match(line)
-            || DOCUMENTED_VARIABLE.is_match(line)
+            || (what == CLOUD && DOCUMENTED_VARIABLE.is_match(line))
         {
             continue;
         }
