@@ -203,9 +203,7 @@ fn host_of(url: &str) -> Option<String> {
 }
 
 fn public(host: &str) -> bool {
-    PUBLIC_REGISTRIES
-        .iter()
-        .any(|p| host == *p || host.ends_with(&format!(".{p}")))
+    super::reputation::under_any(host, PUBLIC_REGISTRIES)
 }
 
 fn confusion(hits: &mut Vec<Hit>, at: usize, url: &str, quoted: Option<&'static str>) {
@@ -256,10 +254,7 @@ fn archive(
     let Some(host) = host_of(url) else {
         return;
     };
-    let known = public(&host)
-        || CODE_HOSTS
-            .iter()
-            .any(|h| host == *h || host.ends_with(&format!(".{h}")));
+    let known = public(&host) || super::reputation::under_any(&host, CODE_HOSTS);
     if known && scheme == "https" {
         return;
     }

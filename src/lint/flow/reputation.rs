@@ -103,10 +103,7 @@ pub fn origin(url: &str) -> Origin {
     if host.starts_with('[') || host.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         return Origin::Unknown(format!("the bare address `{host}`"));
     }
-    if ANYONE
-        .iter()
-        .any(|h| host == *h || host.ends_with(&format!(".{h}")))
-    {
+    if under_any(&host, ANYONE) {
         return Origin::Unknown(format!("`{host}`, where anyone can publish"));
     }
     if scheme != "https" {
@@ -123,6 +120,15 @@ pub fn origin(url: &str) -> Origin {
         return Origin::Installer(tool.clone());
     }
     Origin::Unknown(format!("`{host}`, which is not a reviewed installer host"))
+}
+
+/// Whether `host` is one of `domains` or a subdomain of one (`api.github.com` under
+/// `github.com`; not `evilgithub.com`). Both sides as the caller cased them.
+pub fn under_any(host: &str, domains: &[&str]) -> bool {
+    domains.iter().any(|d| {
+        host.strip_suffix(d)
+            .is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+    })
 }
 
 /// Known services that may receive a credential or data meant for them.
@@ -247,14 +253,21 @@ pub const SERVICES: &[&str] = &[
 /// credentials and data meant for it.
 pub fn service(host: &str) -> bool {
     let host = host.trim_end_matches('.').to_ascii_lowercase();
-    SERVICES
-        .iter()
-        .any(|s| host == *s || host.ends_with(&format!(".{s}")))
+    under_any(&host, SERVICES)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_host_is_under_a_domain_or_its_subdomains_only() {
+        assert!(under_any("github.com", &["github.com"]));
+        assert!(under_any("api.github.com", &["gitlab.com", "github.com"]));
+        assert!(!under_any("evilgithub.com", &["github.com"]));
+        assert!(!under_any("github.com.evil.example", &["github.com"]));
+        assert!(!under_any("com", &["github.com"]));
+    }
 
     #[test]
     fn installers_by_host_and_path() {

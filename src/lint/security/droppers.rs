@@ -31,7 +31,8 @@ static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
 
 static URL: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r#"(?i)\bhttps?://[^\s'"`)\]>]+"#));
 
-/// Whether code or a download from `url` needs a review nobody did.
+/// The sites where a language or tool's publisher offers its own installers ("download
+/// `rustup-init.exe` from `https://rustup.rs` and run it"): no stranger can publish there.
 const OFFICIAL_SITES: &[&str] = &[
     "rustup.rs",
     "rust-lang.org",
@@ -68,6 +69,7 @@ const OFFICIAL_SITES: &[&str] = &[
     "k8s.io",
 ];
 
+/// Whether code or a download from `url` needs a review nobody did.
 fn stranger(url: &str) -> bool {
     let host = url
         .split_once("://")
@@ -79,20 +81,17 @@ fn stranger(url: &str) -> bool {
     if host.is_empty() || host.contains('$') || host.contains('{') {
         return false;
     }
-    let code_host = [
-        "github.com",
-        "gitlab.com",
-        "bitbucket.org",
-        "codeberg.org",
-        "sourceforge.net",
-    ]
-    .iter()
-    .any(|h| host == *h || host.ends_with(&format!(".{h}")));
-    // The sites where a language or tool's publisher offers its own installers ("download
-    // rustup-init.exe from https://rustup.rs and run it"): no stranger can publish there.
-    let publisher = OFFICIAL_SITES
-        .iter()
-        .any(|h| host == *h || host.ends_with(&format!(".{h}")));
+    let code_host = reputation::under_any(
+        &host,
+        &[
+            "github.com",
+            "gitlab.com",
+            "bitbucket.org",
+            "codeberg.org",
+            "sourceforge.net",
+        ],
+    );
+    let publisher = reputation::under_any(&host, OFFICIAL_SITES);
     !code_host
         && !publisher
         && !reputation::service(&host)

@@ -433,10 +433,7 @@ pub(super) const DROP_HOSTS: &[&str] = &[
 /// Whether `host` is one of [`DROP_HOSTS`], an IP address, or given over plain HTTP.
 pub fn bad_host(host: &str) -> Option<String> {
     let host = host.to_ascii_lowercase();
-    if DROP_HOSTS
-        .iter()
-        .any(|h| host == *h || host.ends_with(&format!(".{h}")))
-    {
+    if crate::lint::flow::reputation::under_any(&host, DROP_HOSTS) {
         return Some(format!("`{host}`, where anyone can receive"));
     }
     let ip = host.bytes().all(|b| b.is_ascii_digit() || b == b'.') && host.contains('.');
