@@ -742,6 +742,13 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// A Makefile of a hostile skill never panics its reading, whose lines stay its lines.
+        #[test]
+        fn make_as_shell_of_any_text(text in "(?s)[\t$(){}@:=?!+#a-z. \\\n-é]{0,200}|(?s).{0,200}") {
+            let shell = make_as_shell(&text);
+            proptest::prop_assert_eq!(shell.split('\n').count(), text.split('\n').count());
+        }
+
         /// A package.json of a hostile skill never panics the reading of its scripts.
         #[test]
         fn package_scripts_of_any_text(text in "(?s).{0,400}", name in "\\PC{0,12}", cmd in "\\PC{0,40}") {
