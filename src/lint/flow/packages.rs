@@ -22,7 +22,66 @@ struct Popular {
     /// Every listed name.
     all: HashSet<&'static str>,
     /// The most popular ones, which typosquats aim at.
-    targets: Vec<&'static str>,
+    targets: NearNames,
+}
+
+/// A list of names, searched for the first one a slip of the finger away from a given name
+/// ([`one_slip`]) without comparing it with every entry: a slip changes a name's length by at
+/// most one, so the names are grouped by length (each group in list order).
+pub struct NearNames {
+    by_len: std::collections::HashMap<usize, Vec<(usize, &'static str)>>,
+}
+
+impl NearNames {
+    pub fn new(names: impl IntoIterator<Item = &'static str>) -> Self {
+        let mut by_len: std::collections::HashMap<usize, Vec<(usize, &'static str)>> =
+            std::collections::HashMap::new();
+        for (order, name) in names.into_iter().enumerate() {
+            by_len.entry(name.len()).or_default().push((order, name));
+        }
+        NearNames { by_len }
+    }
+
+    /// The first name of the list one slip away from `name` (its length in bytes within one of
+    /// `name`'s) that `accept` takes.
+    pub fn first(&self, name: &str, accept: impl Fn(&str) -> bool) -> Option<&'static str> {
+        (name.len().saturating_sub(1)..=name.len() + 1)
+            .filter_map(|len| self.by_len.get(&len))
+            .filter_map(|group| {
+                group
+                    .iter()
+                    .find(|(_, near)| one_slip(near, name) && accept(near))
+            })
+            .min_by_key(|(order, _)| *order)
+            .map(|(_, near)| *near)
+    }
+}
+
+/// Whether `a` and `b` are one slip apart: one character inserted, dropped or replaced, or two
+/// neighbours swapped (an optimal string alignment distance of exactly 1).
+pub fn one_slip(a: &str, b: &str) -> bool {
+    if !(a.is_ascii() && b.is_ascii()) {
+        return strsim::osa_distance(a, b) == 1;
+    }
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    match a.len().cmp(&b.len()) {
+        std::cmp::Ordering::Equal => {
+            if prefix == a.len() {
+                return false;
+            }
+            let suffix = a
+                .iter()
+                .rev()
+                .zip(b.iter().rev())
+                .take_while(|(x, y)| x == y)
+                .count();
+            let last = a.len() - 1 - suffix;
+            last == prefix || (last == prefix + 1 && a[prefix] == b[last] && a[last] == b[prefix])
+        }
+        std::cmp::Ordering::Less => b.len() == a.len() + 1 && a[prefix..] == b[prefix + 1..],
+        std::cmp::Ordering::Greater => a.len() == b.len() + 1 && b[prefix..] == a[prefix + 1..],
+    }
 }
 
 /// Names a squat aims at: the most downloaded of each list.
@@ -32,12 +91,7 @@ fn load(list: &'static str) -> Popular {
     let names: Vec<&'static str> = list.lines().filter(|l| !l.is_empty()).collect();
     Popular {
         all: names.iter().copied().collect(),
-        targets: names
-            .iter()
-            .take(TARGETS)
-            .copied()
-            .filter(|n| n.len() >= 5)
-            .collect(),
+        targets: NearNames::new(names.iter().take(TARGETS).copied().filter(|n| n.len() >= 5)),
     }
 }
 
@@ -72,12 +126,10 @@ pub fn squatted(name: &str, eco: Eco) -> Option<&'static str> {
     if name.len() < 5 || popular.all.contains(name.as_str()) || name.starts_with('@') {
         return None;
     }
-    popular.targets.iter().copied().find(|target| {
-        target.len().abs_diff(name.len()) <= 1
-            && strsim::osa_distance(target, &name) == 1
-            // `pkg2`, `pkg-cli`: a version or a sibling, not a slip of the finger.
-            && !differs_by_digit(target, &name)
-    })
+    // `pkg2`, `pkg-cli`: a version or a sibling, not a slip of the finger.
+    popular
+        .targets
+        .first(&name, |target| !differs_by_digit(target, &name))
 }
 
 fn differs_by_digit(a: &str, b: &str) -> bool {
@@ -458,6 +510,40 @@ mod tests {
         assert_eq!(package_name("@scope/pkg", Eco::Npm), Some("@scope/pkg"));
         let mut hits = Vec::new();
         scan("npm install 中文的工具包 --save\n", 0, None, &mut hits);
+    }
+
+    #[test]
+    fn one_slip_is_an_edit_distance_of_one() {
+        for (a, b) in [
+            ("requests", "reqeusts"),
+            ("requests", "requets"),
+            ("requests", "requestss"),
+            ("lodash", "lodahs"),
+            ("lodash", "lodasg"),
+            ("lodash", "xlodash"),
+            ("skill-creator", "skil-creator"),
+            ("café", "cafe"),
+        ] {
+            assert!(one_slip(a, b), "{a} {b}");
+            assert!(one_slip(b, a), "{b} {a}");
+        }
+        for (a, b) in [
+            ("requests", "requests"),
+            ("requests", "reqeustz"),
+            ("lodash", "ldoahs"),
+            ("lodash", "lodashxy"),
+            ("abcd", "badc"),
+            ("", ""),
+        ] {
+            assert!(!one_slip(a, b), "{a} {b}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn one_slip_agrees_with_the_distance(a in "[a-c-]{0,6}", b in "[a-c-]{0,6}|[a-cé]{0,4}") {
+            proptest::prop_assert_eq!(one_slip(&a, &b), strsim::osa_distance(&a, &b) == 1);
+        }
     }
 
     #[test]

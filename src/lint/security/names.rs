@@ -17,16 +17,23 @@ use crate::lint::exec::ascii_regex;
 
 use super::{Example, Home, Input};
 use crate::lint::flow::Hit;
+use crate::lint::flow::packages::NearNames;
 use crate::lint::rules;
 
-/// The popular skills' names.
-static POPULAR: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+/// The popular skills' names, in the list's order.
+fn popular_names() -> impl Iterator<Item = &'static str> {
     include_str!("../flow/popular/skills.txt")
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .collect()
-});
+}
+
+/// The popular skills' names.
+static POPULAR: LazyLock<HashSet<&'static str>> = LazyLock::new(|| popular_names().collect());
+
+/// The popular skills' names a squat may aim at (five characters or more).
+static NEAR: LazyLock<NearNames> =
+    LazyLock::new(|| NearNames::new(popular_names().filter(|p| p.len() >= 5)));
 
 pub const TRIGGERS: &[&str] = &[
     "fficial",
@@ -67,14 +74,10 @@ fn squats(candidate: &str) -> Option<&'static str> {
     if candidate.len() < 5 || POPULAR.contains(candidate) {
         return None;
     }
-    POPULAR.iter().copied().find(|p| {
-        p.len() >= 5
-            && p.len().abs_diff(candidate.len()) <= 1
-            && strsim::osa_distance(p, candidate) == 1
-            && !p
-                .chars()
-                .zip(candidate.chars())
-                .all(|(a, b)| a == b || a.is_ascii_digit() || b.is_ascii_digit())
+    NEAR.first(candidate, |p| {
+        !p.chars()
+            .zip(candidate.chars())
+            .all(|(a, b)| a == b || a.is_ascii_digit() || b.is_ascii_digit())
     })
 }
 
