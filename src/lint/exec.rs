@@ -93,17 +93,34 @@ mod ascii {
         ClassUnicode::new(pairs.iter().map(|&(a, b)| ClassUnicodeRange::new(a, b)))
     }
 
-    fn holds(outer: &ClassUnicode, inner: &ClassUnicode) -> bool {
-        let mut both = outer.clone();
-        both.intersect(inner);
-        both == *inner
+    /// The ranges of `class` beyond ASCII (clipped at U+0080).
+    fn beyond_ascii(class: &ClassUnicode) -> impl Iterator<Item = (char, char)> + '_ {
+        class
+            .ranges()
+            .iter()
+            .filter(|r| r.end() > '\x7f')
+            .map(|r| (r.start().max('\u{80}'), r.end()))
+    }
+
+    /// [`WORD`] beyond ASCII.
+    static WORD_BEYOND_ASCII: LazyLock<Vec<(char, char)>> =
+        LazyLock::new(|| beyond_ascii(&WORD).collect());
+
+    /// Whether `class` holds every ASCII word character.
+    fn holds_ascii_word(class: &ClassUnicode) -> bool {
+        [('0', '9'), ('A', 'Z'), ('_', '_'), ('a', 'z')]
+            .iter()
+            .all(|&(a, b)| {
+                class
+                    .ranges()
+                    .iter()
+                    .any(|r| r.start() <= a && b <= r.end())
+            })
     }
 
     fn rewrite_class(mut class: ClassUnicode) -> ClassUnicode {
         let ascii = |r: &ClassUnicodeRange| r.end() <= '\x7f';
-        // Most classes of the rules' patterns are ASCII (`[Dd]`, `[/\\]`): none is rewritten, and
-        // the tests below (each an intersection with a class of hundreds of ranges) are most of
-        // the cost of building the rules.
+        // Most classes of the rules' patterns are ASCII (`[Dd]`, `[/\\]`): none is rewritten.
         if class.ranges().iter().all(ascii) {
             return class;
         }
@@ -111,7 +128,7 @@ mod ascii {
         let folded = |r: &ClassUnicodeRange| {
             ascii(r) || (r.start() == r.end() && matches!(r.start(), '\u{17f}' | '\u{212a}'))
         };
-        if !class.ranges().iter().all(ascii) && class.ranges().iter().all(folded) {
+        if class.ranges().iter().all(folded) {
             return ClassUnicode::new(class.ranges().iter().filter(|r| ascii(r)).copied());
         }
         if class == *DIGIT {
@@ -119,13 +136,10 @@ mod ascii {
         }
         // `\w`, alone or with ASCII characters beside it (`[\w.-]`): every non-ASCII
         // character instead of the Unicode word characters. A class that holds more than the
-        // word characters beyond ASCII (`\S`, `[^\n]`) is left as it is.
-        let beyond_ascii = |class: &ClassUnicode| {
-            let mut beyond = class.clone();
-            beyond.intersect(&ranges(&[('\u{80}', '\u{10FFFF}')]));
-            beyond
-        };
-        if holds(&class, &WORD) && beyond_ascii(&class) == beyond_ascii(&WORD) {
+        // word characters beyond ASCII (`\S`, `[^\n]`) is left as it is. (Compared range by
+        // range, not by intersecting with `\w`'s hundreds of ranges: that was most of the cost
+        // of building the rules.)
+        if beyond_ascii(&class).eq(WORD_BEYOND_ASCII.iter().copied()) && holds_ascii_word(&class) {
             class.union(&ranges(&[('\u{80}', '\u{10FFFF}')]));
         }
         class
