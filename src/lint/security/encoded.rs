@@ -23,8 +23,8 @@ use crate::lint::exec::ascii_regex;
 
 use super::{Example, Hits, Home, Input};
 use crate::lint::exec::excerpt;
+use crate::lint::flow::Hit;
 use crate::lint::flow::lex::Lang;
-use crate::lint::flow::{Hit, shell};
 use crate::lint::rules;
 
 pub const TRIGGERS: &[&str] = &[
@@ -148,13 +148,16 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     }
     let (code, prose) = input.units();
     let mut hits = Hits::new(HELP);
-    let shell_units: Vec<_> = code.iter().filter(|u| u.lang == Lang::Shell).collect();
-    let flows = shell::flows(shell_units.iter().map(|u| (&text[u.start..u.end], u.start)));
-    for flow in flows
+    for flow in input
+        .walk()
+        .flows
         .iter()
         .filter(|f| f.taint.decoded && !f.taint.is_remote())
     {
-        let quoted = shell_units.get(flow.unit).and_then(|u| u.quoted);
+        let Some(unit) = input.walked_unit(flow).filter(|u| u.lang == Lang::Shell) else {
+            continue;
+        };
+        let quoted = unit.quoted;
         hits.push(
             &rules::ENCODED_EXEC,
             flow.at,

@@ -41,6 +41,17 @@ pub struct Input<'a> {
     pub prose: bool,
     units: OnceCell<(Vec<Unit>, Vec<Unit>)>,
     acts: OnceCell<Vec<OnceCell<Vec<Act>>>>,
+    walk: OnceCell<Walk>,
+}
+
+/// The shell engine's walk over a file's shell and PowerShell code units in order, with one
+/// state: what each rule home that follows data through shell reads ([`Input::walk`]).
+#[derive(Debug)]
+pub struct Walk {
+    /// The code units walked (indices into [`Input::units`]' code units), in order.
+    pub units: Vec<usize>,
+    /// The flows found; a flow's `unit` is an index into `units`.
+    pub flows: Vec<crate::lint::flow::shell::Flow>,
 }
 
 impl<'a> Input<'a> {
@@ -52,6 +63,7 @@ impl<'a> Input<'a> {
             prose,
             units: OnceCell::new(),
             acts: OnceCell::new(),
+            walk: OnceCell::new(),
         }
     }
 
@@ -68,6 +80,28 @@ impl<'a> Input<'a> {
     /// break is one byte, as the space is.
     pub fn paragraph(&self, unit: &Unit) -> std::borrow::Cow<'a, str> {
         unwrapped(&self.text[unit.start..unit.end])
+    }
+
+    /// The flows of the shell engine through the file's shell and PowerShell code units (its
+    /// Markdown blocks and inline commands, or the script), walked once for every rule home.
+    pub fn walk(&self) -> &Walk {
+        self.walk.get_or_init(|| {
+            let (code, _) = self.units();
+            let units: Vec<usize> = (0..code.len())
+                .filter(|&i| matches!(code[i].lang, Lang::Shell | Lang::PowerShell))
+                .collect();
+            let flows = crate::lint::flow::shell::flows(units.iter().map(|&i| {
+                let unit = &code[i];
+                (&self.text[unit.start..unit.end], unit.start)
+            }));
+            Walk { units, flows }
+        })
+    }
+
+    /// The code unit a flow of [`Input::walk`] runs in.
+    pub fn walked_unit(&self, flow: &crate::lint::flow::shell::Flow) -> Option<&Unit> {
+        let index = *self.walk().units.get(flow.unit)?;
+        self.units().0.get(index)
     }
 
     /// The commands of code unit `index` (a shell unit; none for other languages).

@@ -254,22 +254,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             }
         }
     }
-    // Nothing is fetched before the first unit that names a way to fetch: the walk starts there.
-    let first = if prefilter {
-        units
-            .iter()
-            .position(|u| super::triggered(&text[u.start..u.end], TRIGGERS))
-            .unwrap_or(units.len())
-    } else {
-        0
-    };
-    let flows = shell::flows(
-        units[first..]
-            .iter()
-            .map(|u| (&text[u.start..u.end], u.start)),
-    );
-    for flow in flows.iter().filter(|f| f.taint.is_remote()) {
-        let quoted = units.get(first + flow.unit).and_then(|u| u.quoted);
+    for flow in input.walk().flows.iter().filter(|f| f.taint.is_remote()) {
+        let quoted = input.walked_unit(flow).and_then(|u| u.quoted);
         hits.push(judge(text, flow, quoted));
     }
     // Lines outside shell code: other languages, and prose.

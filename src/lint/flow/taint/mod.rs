@@ -335,7 +335,32 @@ impl State {
                 return Some(src.clone());
             }
         }
-        if let Some(src) = source_in(code, &s.refs, &self.clean, &self.named, at) {
+        // The checks that read the code alone are kept per statement: every pass asks again.
+        let slot = if from == s.rhs_at {
+            Some(0)
+        } else {
+            (from == 0).then_some(1)
+        };
+        let kept = |cell: Option<&std::cell::OnceCell<Option<Source>>>,
+                    find: &dyn Fn() -> Option<Source>| {
+            let mut src = match cell {
+                Some(cell) => cell.get_or_init(find).clone(),
+                None => find(),
+            };
+            if let Some(src) = &mut src {
+                src.at = at;
+            }
+            src
+        };
+        if let Some(src) = source_in_with(
+            code,
+            &s.refs,
+            &self.clean,
+            &self.named,
+            at,
+            || kept(slot.map(|i| &s.memo.plain[i]), &|| plain_source(code, at)),
+            || kept(slot.map(|i| &s.memo.env[i]), &|| named_env(code, at)),
+        ) {
             return Some(src);
         }
         // `read -s -p "Password: " P`: the value starts after `read`, its options before it.
@@ -346,13 +371,19 @@ impl State {
             return Some(src);
         }
         // Paths built from pieces: `Path.home() / ".aws" / "credentials"`.
-        if s.strings.len() > 1 {
-            let joined = format!("/{}", s.strings.join("/"));
-            if let Some(src) = source_in(&joined, &[], &self.clean, &self.named, at)
-                && src.kind == SourceKind::Store
-            {
-                return Some(src);
-            }
+        // (Only a store counts here, and a store is found by the code alone.)
+        if s.strings.len() > 1
+            && let Some(mut src) = s
+                .memo
+                .joined
+                .get_or_init(|| {
+                    let joined = format!("/{}", s.strings.join("/"));
+                    plain_source(&joined, at).filter(|src| src.kind == SourceKind::Store)
+                })
+                .clone()
+        {
+            src.at = at;
+            return Some(src);
         }
         for r in &s.refs {
             if s.env_args.contains(r) {
@@ -382,7 +413,7 @@ impl State {
             for (i, s) in unit.stmts.iter().enumerate() {
                 let at = unit.base + s.start;
                 let taint = self.taint_of(s, s.rhs_at, at);
-                let decoded = DECODE.is_match(&s.code)
+                let decoded = *s.memo.decodes.get_or_init(|| DECODE.is_match(&s.code))
                     || s.refs.iter().any(|r| self.decoded.contains_key(r.as_str()));
                 for name in &s.assigns {
                     // `json.dump(cfg, f)` calls a module; it does not write into it.
@@ -412,15 +443,19 @@ impl State {
                         self.add_const(name, value);
                         changed = true;
                     }
-                    if let Some(path) = opened_path(&s.code) {
-                        self.handles.entry(name.clone()).or_insert(path);
+                    if let Some(path) = s.memo.opened.get_or_init(|| opened_path(&s.code)) {
+                        self.handles
+                            .entry(name.clone())
+                            .or_insert_with(|| path.clone());
                     }
                     if !self.conns.contains_key(name)
                         && !s.code.contains(&format!("{name}."))
-                        && let Some(m) = NET_SINK.find(s.code.get(s.rhs_at..).unwrap_or(""))
+                        && *s
+                            .memo
+                            .value_sends
+                            .get_or_init(|| NET_SINK.is_match(s.code.get(s.rhs_at..).unwrap_or("")))
                         && s.rhs_at > 0
                     {
-                        let _ = m;
                         let mut opened = s.code.clone();
                         for r in &s.refs {
                             if let Some((value, _)) = self.consts.get(r.as_str()) {
@@ -452,7 +487,7 @@ impl State {
                 changed |= self.bind_iteration(s);
                 // Tainted data written to a file taints the file.
                 if let Some(src) = &taint
-                    && !NET_SINK.is_match(&s.code)
+                    && !*s.memo.sends.get_or_init(|| NET_SINK.is_match(&s.code))
                 {
                     let mut written: Vec<String> = s
                         .refs
@@ -542,12 +577,18 @@ impl State {
     /// What location a statement assigns: the home folder itself, or a path of the agent's
     /// configuration (directly or through names that hold one).
     fn location(&self, s: &Stmt) -> Option<Loc> {
-        let rhs = s.code.get(s.rhs_at..).unwrap_or("");
-        if HOME_ROOT.is_match(rhs) {
-            return Some(Loc::Home);
-        }
-        if agent_config(rhs) || s.strings.iter().any(|p| agent_config(p)) {
-            return Some(Loc::Agent);
+        let own = *s.memo.location.get_or_init(|| {
+            let rhs = s.code.get(s.rhs_at..).unwrap_or("");
+            if HOME_ROOT.is_match(rhs) {
+                Some(Loc::Home)
+            } else if agent_config(rhs) || s.strings.iter().any(|p| agent_config(p)) {
+                Some(Loc::Agent)
+            } else {
+                None
+            }
+        });
+        if own.is_some() {
+            return own;
         }
         s.refs
             .iter()

@@ -258,6 +258,71 @@ pub(super) fn source_in(
     named: &HashMap<String, (String, bool)>,
     at: usize,
 ) -> Option<Source> {
+    source_in_with(
+        code,
+        refs,
+        clean,
+        named,
+        at,
+        || plain_source(code, at),
+        || named_env(code, at),
+    )
+}
+
+/// [`source_in`] with its two checks that read `code` alone (the regex searches, the same on
+/// every propagation pass) given as `plain` ([`plain_source`]) and `env` ([`named_env`]), so
+/// that the caller can keep their answers per statement.
+pub(super) fn source_in_with(
+    code: &str,
+    refs: &[String],
+    clean: &HashSet<String>,
+    named: &HashMap<String, (String, bool)>,
+    at: usize,
+    plain: impl FnOnce() -> Option<Source>,
+    env: impl FnOnce() -> Option<Source>,
+) -> Option<Source> {
+    if let Some(src) = plain() {
+        return Some(src);
+    }
+    // A lookup by a name held in a constant: only when a constant of the file names a secret.
+    if !named.is_empty() {
+        let by_var = memchr::memchr(b'$', code.as_bytes())
+            .is_some()
+            .then(|| NAMED_BY_VAR.captures_iter(code))
+            .into_iter()
+            .flatten();
+        for c in NAMED_BY_CONST.captures_iter(code).chain(by_var) {
+            let holder = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
+            // A list of names (one a line) is read one element at a time: the first secret
+            // counts.
+            if let Some((value, _)) = named.get(holder)
+                && let Some(name) = value.lines().map(str::trim).find(|n| secret_name(n))
+            {
+                return Some(secret(name, at));
+            }
+        }
+    }
+    if let Some(src) = env() {
+        return Some(src);
+    }
+    for r in refs {
+        let name = r.strip_prefix("env:").unwrap_or(r);
+        if name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            && secret_name(name)
+            && !clean.contains(name)
+        {
+            return Some(secret(name, at));
+        }
+    }
+    None
+}
+
+/// The sources `code` reads whatever the rest of the file holds, in the order [`source_in`]
+/// looks for them: the whole environment, a credential store, a password typed at a hidden
+/// prompt, a credential a command prints.
+pub(super) fn plain_source(code: &str, at: usize) -> Option<Source> {
     for m in WHOLE_ENV.captures_iter(code) {
         let whole = m.get(0).map_or("", |x| x.as_str()).trim();
         if whole.starts_with("os.environ") {
@@ -311,38 +376,14 @@ pub(super) fn source_in(
     if let Some(src) = printed_credential(code, at) {
         return Some(src);
     }
-    // A lookup by a name held in a constant: only when a constant of the file names a secret.
-    if !named.is_empty() {
-        let by_var = memchr::memchr(b'$', code.as_bytes())
-            .is_some()
-            .then(|| NAMED_BY_VAR.captures_iter(code))
-            .into_iter()
-            .flatten();
-        for c in NAMED_BY_CONST.captures_iter(code).chain(by_var) {
-            let holder = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
-            // A list of names (one a line) is read one element at a time: the first secret
-            // counts.
-            if let Some((value, _)) = named.get(holder)
-                && let Some(name) = value.lines().map(str::trim).find(|n| secret_name(n))
-            {
-                return Some(secret(name, at));
-            }
-        }
-    }
+    None
+}
+
+/// A secret-named variable `code` reads by its name ([`NAMED_ENV`]).
+pub(super) fn named_env(code: &str, at: usize) -> Option<Source> {
     for c in NAMED_ENV.captures_iter(code) {
         let name = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
         if secret_name(name) {
-            return Some(secret(name, at));
-        }
-    }
-    for r in refs {
-        let name = r.strip_prefix("env:").unwrap_or(r);
-        if name
-            .bytes()
-            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-            && secret_name(name)
-            && !clean.contains(name)
-        {
             return Some(secret(name, at));
         }
     }

@@ -6,6 +6,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use std::cell::OnceCell;
+
 use super::*;
 
 /// A statement, prepared once: its byte range in the unit, its code without comments, the
@@ -26,6 +28,28 @@ pub struct Stmt {
     /// Column of its first token (Python blocks), and braces opened minus closed.
     pub indent: usize,
     pub braces: i32,
+    /// What the propagation passes read of it alone, found on the first pass that asks.
+    pub(super) memo: Memo,
+}
+
+/// The answers about one statement that depend on its code only, kept across the propagation
+/// passes (each pass used to search the same regexes in the same code again).
+#[derive(Debug, Default)]
+pub(super) struct Memo {
+    /// [`plain_source`] and [`named_env`] of its value (`[0]`) and of its whole code (`[1]`).
+    pub(super) plain: [OnceCell<Option<Source>>; 2],
+    pub(super) env: [OnceCell<Option<Source>>; 2],
+    /// The credential store its string pieces, joined as a path, name.
+    pub(super) joined: OnceCell<Option<Source>>,
+    /// Whether it decodes ([`DECODE`]).
+    pub(super) decodes: OnceCell<bool>,
+    /// Whether it or its value reaches the network ([`NET_SINK`]).
+    pub(super) sends: OnceCell<bool>,
+    pub(super) value_sends: OnceCell<bool>,
+    /// The file it opens for writing.
+    pub(super) opened: OnceCell<Option<String>>,
+    /// The location its value names by itself (not through other names).
+    pub(super) location: OnceCell<Option<Loc>>,
 }
 
 /// Strips the quotes (and a Python prefix) of a string literal.
@@ -152,6 +176,7 @@ pub fn prepare(text: &str, toks: &[Token], lang: Lang) -> Option<Stmt> {
         env_args,
         indent,
         braces,
+        memo: Memo::default(),
     })
 }
 
