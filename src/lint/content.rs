@@ -85,7 +85,7 @@ fn package_scripts(text: &str) -> Option<String> {
 /// by what it holds. A file the tools of a project run where it lies (`.pre-commit-config.yaml`,
 /// `.vscode/tasks.json`) is judged the same way.
 pub fn put_in_place(skill_md: &str, rel: &str) -> bool {
-    static INSTALLS: LazyLock<regex::Regex> = LazyLock::new(|| {
+    static INSTALLS: LazyLock<crate::lint::rx::Regex> = LazyLock::new(|| {
         super::exec::ascii_regex(
             r"(?i)\b(copy|copies|cp|merge|install|move|mv|place|put|add|append|write|ln|symlink|register|apply|drop|import|enable|overwrite|replace)\b",
         )
@@ -319,7 +319,7 @@ fn is_makefile(rel: &str) -> bool {
 /// references `$(NAME)` and `${NAME}` as the shell's `${NAME}`, `$(shell command)` as
 /// `$(command)`, `$$` as `$`. Targets, directives and comments become comments.
 fn make_as_shell(text: &str) -> String {
-    static VARIABLE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    static VARIABLE: LazyLock<crate::lint::rx::Regex> = LazyLock::new(|| {
         super::exec::ascii_regex(
             r"^\s*(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*(::?=|:::=|\?=|\+=|!=|=)\s*(.*)$",
         )

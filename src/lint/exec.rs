@@ -8,10 +8,9 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
-
 use super::Cx;
 use super::rules::{self, Rule};
+use super::rx::Regex;
 use super::security::Input;
 use crate::skill::Pos;
 use crate::skill::frontmatter::position;
@@ -64,11 +63,11 @@ fn report(
 ///   the Unicode word class compiles to thousands of UTF-8 states, built once per run. Words
 ///   of other scripts still match `\w+`; some non-ASCII punctuation does too.
 ///
-/// The rewritten expression is printed back to a pattern, so every caller keeps the `regex`
-/// API. Panics on a pattern that does not parse: every caller's pattern is a constant.
+/// The regex is built from the rewritten expression itself ([`super::rx`]). Panics on a
+/// pattern that does not parse: every caller's pattern is a constant.
 pub fn ascii_regex(pattern: &str) -> Regex {
     let hir = regex_syntax::parse(pattern).expect("static regex parses");
-    Regex::new(&ascii::rewrite(hir).to_string()).expect("static regex builds")
+    Regex::from_hir(&ascii::rewrite(hir)).expect("static regex builds")
 }
 
 mod ascii {
@@ -336,7 +335,7 @@ fn uses_ssh_key(line: &str) -> bool {
 }
 
 /// The first place in `line` that reads a credential store, and what it reads.
-fn credential_read(line: &str) -> Option<(regex::Match<'_>, &'static str)> {
+fn credential_read(line: &str) -> Option<(crate::lint::rx::Match<'_>, &'static str)> {
     let caps = CREDENTIAL_ACCESS.captures_iter(line).find(|caps| {
         caps.name("ssh").is_none_or(|ssh| {
             !line[ssh.end()..].starts_with(".pub")

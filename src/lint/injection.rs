@@ -10,7 +10,7 @@
 use crate::lint::exec::ascii_regex;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use super::Cx;
 use super::rules;

@@ -15,6 +15,7 @@ pub mod package;
 pub mod quality;
 pub mod report;
 pub mod rules;
+pub mod rx;
 pub mod security;
 pub mod size;
 pub mod spec;

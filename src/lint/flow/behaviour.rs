@@ -4,7 +4,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use super::Hit;
 use super::taint::bad_host;

@@ -14,7 +14,7 @@ use crate::lint::exec::ascii_regex;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use super::lex::{self, Kind, Lang, Token};
 
@@ -151,7 +151,7 @@ static PS_SCRIPTBLOCK: LazyLock<Regex> = LazyLock::new(|| {
 fn rewrite(code: &str, lang: Lang) -> String {
     let mut code = std::borrow::Cow::Borrowed(code);
     if matches!(lang, Lang::Python | Lang::PowerShell) && (code.contains("join")) {
-        let joined = JOIN_LIST.replace_all(&code, |c: &regex::Captures<'_>| {
+        let joined = JOIN_LIST.replace_all(&code, |c: &crate::lint::rx::Captures<'_>| {
             let list = c
                 .get(1)
                 .or(c.get(2))
@@ -181,7 +181,7 @@ fn rewrite(code: &str, lang: Lang) -> String {
             if code.contains('"') {
                 code = std::borrow::Cow::Owned(
                     PS_CALL
-                        .replace_all(&code, |c: &regex::Captures<'_>| {
+                        .replace_all(&code, |c: &crate::lint::rx::Captures<'_>| {
                             let whole = c.get(0).map_or("", |m| m.as_str());
                             let lead = &whole[..whole.find(['&', '.']).unwrap_or(0)];
                             format!("{lead}{} ", &c[1])

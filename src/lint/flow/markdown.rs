@@ -5,7 +5,7 @@
 use crate::lint::exec::ascii_regex;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use super::lex::Lang;
 

@@ -29,10 +29,10 @@ use crate::lint::exec::ascii_regex;
 use std::path::Path;
 use std::sync::LazyLock;
 
+use crate::lint::rx::Regex;
 use aho_corasick::Anchored;
 use aho_corasick::automaton::Automaton as _;
 use aho_corasick::dfa::DFA;
-use regex::Regex;
 
 use super::Cx;
 use super::rules::{Rule, Severity};

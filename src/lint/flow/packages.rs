@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use super::Hit;
 use crate::lint::exec::ascii_regex;

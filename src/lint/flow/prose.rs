@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use super::Hit;
 use crate::lint::exec::{ascii_regex, excerpt};
@@ -73,7 +73,7 @@ fn crosses_sentence(text: &str, from: usize, to: usize) -> bool {
 /// technical prose "silently", "send" and "token" meet by chance, so the pieces must be close:
 /// a hiding adverb next to its verb, and what is sent right after the verb.
 fn covert(text: &str, after: &str, at: usize, quoted: Option<&'static str>, hits: &mut Vec<Hit>) {
-    let sends: Vec<regex::Match<'_>> = SEND.find_iter(text).take(64).collect();
+    let sends: Vec<crate::lint::rx::Match<'_>> = SEND.find_iter(text).take(64).collect();
     let conceal = CONCEAL.find_iter(text).find(|m| {
         let s = m.as_str().to_ascii_lowercase();
         if s.starts_with("without") {

@@ -14,7 +14,7 @@ use crate::lint::exec::ascii_regex;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use super::lex::{self, Lang};
 use super::{fold, shell};

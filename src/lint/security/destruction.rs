@@ -14,7 +14,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use crate::lint::exec::ascii_regex;
 

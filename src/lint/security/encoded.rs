@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use crate::lint::exec::ascii_regex;
 

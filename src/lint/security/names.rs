@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use crate::lint::exec::ascii_regex;
 

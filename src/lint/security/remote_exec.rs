@@ -19,7 +19,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use super::{Example, Home, Input};
 use crate::lint::exec::{ascii_regex, candidate_lines, excerpt};

@@ -18,7 +18,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use crate::lint::exec::ascii_regex;
 
@@ -131,7 +131,7 @@ static POISON: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The first standing instruction of `text` that [`POISON`] finds, but for secrets named
 /// only to be kept (`keep API keys in .env and never send them`).
-fn poison(text: &str) -> Option<regex::Match<'_>> {
+fn poison(text: &str) -> Option<crate::lint::rx::Match<'_>> {
     POISON.captures_iter(text).find_map(|c| {
         if c.name("leak")
             .is_some_and(|leak| super::holds_word(leak.as_str(), super::NEGATIONS))

@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::lint::rx::Regex;
 
 use super::Hit;
 use super::decode;
