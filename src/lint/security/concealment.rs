@@ -76,9 +76,6 @@ pub const TRIGGERS: &[&str] = &[
     "마",
 ];
 
-static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
-    LazyLock::new(|| aho_corasick::AhoCorasick::new(TRIGGERS).expect("static literals build"));
-
 /// What a skill may hide: its steps, its actions, its instructions (not a value).
 const OBJECT: &str = r"(this|that|these|those|the|any|its|our)\s+(extra\s+|additional\s+|policy\s+|last\s+|previous\s+|following\s+|above\s+|next\s+|second\s+|first\s+)?(step|steps|upload|uploads|request|requests|call|calls|command|commands|action|actions|instruction|instructions|notes?|rules?|line|lines|part|section|sync|transfer|beacon|backup|archiving|dashboard|activation|endpoint|post|report|registration|telemetry|check|task|operation|stage)\b|(it|this|that)\s+(to|with)\s+(the\s+)?(user|human|person|developer)|\bthat\s+(it|they|these|this|the\s+notes?)\s+exists?\b|what\s+you\s+(ran|run|did|sent|send|uploaded|executed)|that\s+you\s+(first\s+|also\s+|have\s+|had\s+|will\s+)?(need\s+to\s+|must\s+|should\s+|have\s+to\s+)?(read|ran|run|did|sent|send|upload|uploaded|accessed|access|fetched|fetch|copied|copy|collected|collect|opened|open)\b";
 
@@ -182,7 +179,7 @@ pub static HOME: Home = Home {
 /// The concealment instructions in one file's prose.
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let text = input.text;
-    if prefilter && !TRIGGER.is_match(text) {
+    if prefilter && !input.triggered(&HOME) {
         return Vec::new();
     }
     let (_, prose) = input.units();

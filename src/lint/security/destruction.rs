@@ -58,9 +58,6 @@ pub const TRIGGERS: &[&str] = &[
     "destroy",
 ];
 
-static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
-    LazyLock::new(|| aho_corasick::AhoCorasick::new(TRIGGERS).expect("static literals build"));
-
 /// A path that is not the skill's or the project's to delete: the parent, the home folder or a
 /// user folder in it, the root, a system folder, the whole working folder.
 static PRECIOUS: LazyLock<Regex> = LazyLock::new(|| {
@@ -280,7 +277,7 @@ static NEVER: LazyLock<Regex> = LazyLock::new(|| {
 /// The destructive acts of one file.
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let text = input.text;
-    if prefilter && !TRIGGER.is_match(text) {
+    if prefilter && !input.triggered(&HOME) {
         return Vec::new();
     }
     let (code, prose) = input.units();

@@ -26,9 +26,6 @@ use crate::lint::rules;
 
 pub const TRIGGERS: &[&str] = &["http://", "https://", "HTTP://", "HTTPS://"];
 
-static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
-    LazyLock::new(|| aho_corasick::AhoCorasick::new(TRIGGERS).expect("static literals build"));
-
 static URL: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r#"(?i)\bhttps?://[^\s'"`)\]>]+"#));
 
 /// The sites where a language or tool's publisher offers its own installers ("download
@@ -207,7 +204,7 @@ pub static HOME: Home = Home {
 /// The droppers and staged downloads of one file.
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let text = input.text;
-    if prefilter && !TRIGGER.is_match(text) {
+    if prefilter && !input.triggered(&HOME) {
         return Vec::new();
     }
     let (code, prose) = input.units();

@@ -60,9 +60,6 @@ pub const TRIGGERS: &[&str] = &[
     "ROT-13",
 ];
 
-static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
-    LazyLock::new(|| aho_corasick::AhoCorasick::new(TRIGGERS).expect("static literals build"));
-
 /// A call that runs code, and the text of its argument up to the end of the line.
 static RUNS: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
@@ -143,7 +140,7 @@ pub static HOME: Home = Home {
 /// The encoded code that runs in one file.
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let text = input.text;
-    if prefilter && !TRIGGER.is_match(text) {
+    if prefilter && !input.triggered(&HOME) {
         return Vec::new();
     }
     let (code, prose) = input.units();

@@ -85,9 +85,6 @@ pub const TRIGGERS: &[&str] = &[
     ".pypirc",
 ];
 
-static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
-    LazyLock::new(|| aho_corasick::AhoCorasick::new(TRIGGERS).expect("static literals build"));
-
 /// What prints or holds a credential.
 static SECRET: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
@@ -256,7 +253,7 @@ fn sends(act: &Act) -> bool {
 /// The leaks of one file.
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let text = input.text;
-    if prefilter && !TRIGGER.is_match(text) {
+    if prefilter && !input.triggered(&HOME) {
         return Vec::new();
     }
     let (code, prose) = input.units();

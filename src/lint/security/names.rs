@@ -54,9 +54,6 @@ pub const TRIGGERS: &[&str] = &[
     "name:",
 ];
 
-static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
-    LazyLock::new(|| aho_corasick::AhoCorasick::new(TRIGGERS).expect("static literals build"));
-
 /// A claim of someone else's provenance.
 static CLAIM: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
@@ -152,7 +149,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         return Vec::new();
     }
     let text = input.text;
-    if prefilter && !TRIGGER.is_match(text) {
+    if prefilter && !input.triggered(&HOME) {
         return Vec::new();
     }
     // The frontmatter, the first heading and the paragraph after it.

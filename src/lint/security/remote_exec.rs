@@ -101,12 +101,6 @@ fn names_program_by_variable(text: &str) -> bool {
     })
 }
 
-/// Every trigger at once, searched by a literal prefilter.
-static TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
-    let alternation: Vec<String> = TRIGGERS.iter().map(|t| regex::escape(t)).collect();
-    ascii_regex(&alternation.join("|"))
-});
-
 const HELP: &str =
     "ship the script inside the skill, or download it and check a pinned sha256 first";
 const DOC_HELP: &str = "an agent following them runs whatever the server sends; prefer a pinned release with a checksum";
@@ -205,7 +199,7 @@ fn inline_code(act: &shell::acts::Act) -> Option<(Lang, &str)> {
 /// The findings of both rules in one file.
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let text = input.text;
-    if prefilter && !TRIGGER.is_match(text) && !names_program_by_variable(text) {
+    if prefilter && !input.triggered(&HOME) && !names_program_by_variable(text) {
         return Vec::new();
     }
     let markdown = crate::lint::content::is_markdown(input.rel);

@@ -71,9 +71,6 @@ pub const TRIGGERS: &[&str] = &[
     "memory",
 ];
 
-static TRIGGER: LazyLock<aho_corasick::AhoCorasick> =
-    LazyLock::new(|| aho_corasick::AhoCorasick::new(TRIGGERS).expect("static literals build"));
-
 /// Start-up files and folders, matched against a lower-cased path with `\` read as `/`.
 static STARTUP_PATH: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
@@ -510,7 +507,7 @@ pub static HOME: Home = Home {
 /// The persistence and memory writes of one file.
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let text = input.text;
-    if prefilter && !TRIGGER.is_match(text) {
+    if prefilter && !input.triggered(&HOME) {
         return Vec::new();
     }
     let (code, prose) = input.units();
