@@ -284,12 +284,16 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let mut hits = Hits::new(HELP);
     for (index, unit) in code.iter().enumerate() {
         let body = &text[unit.start..unit.end];
-        let lead = &text[super::floor(text, unit.start.saturating_sub(400))..unit.start];
-        let quoted = unit.quoted.or_else(|| {
-            NEVER
-                .is_match(lead)
-                .then_some("the text around it lists commands never to run")
-        });
+        // Whether the text before the block lists it among commands never to run: asked only of
+        // a block that deletes something.
+        let quoted = || {
+            let lead = &text[super::floor(text, unit.start.saturating_sub(400))..unit.start];
+            unit.quoted.or_else(|| {
+                NEVER
+                    .is_match(lead)
+                    .then_some("the text around it lists commands never to run")
+            })
+        };
         if unit.lang == Lang::Shell {
             for act in input.acts(index) {
                 if let Some(what) = judge(act, body) {
@@ -297,14 +301,18 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                         &rules::DESTRUCTION,
                         unit.start + act.at.min(body.len()),
                         format!("{what}: `{}`", excerpt(&act.line())),
-                        quoted,
+                        quoted(),
                     );
                 }
             }
             continue;
         }
         // Other languages: a delete call whose line, or one of the few lines before it (a loop
-        // over the folder), names a precious place.
+        // over the folder), names a precious place. (A line holds a call only if the unit
+        // does: the pattern has no anchors, and a line starts after a newline.)
+        if !DELETE_CALL.is_match(body) {
+            continue;
+        }
         let lines: Vec<(usize, &str)> = body
             .split_inclusive('\n')
             .scan(unit.start, |offset, line| {
@@ -323,7 +331,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                     &rules::DESTRUCTION,
                     *start,
                     format!("deletes or encrypts the user's files: `{}`", excerpt(line)),
-                    quoted,
+                    quoted(),
                 );
             }
         }

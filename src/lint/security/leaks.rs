@@ -250,6 +250,18 @@ fn sends(act: &Act) -> bool {
     data_flag || !act.fed.trim().is_empty() || act.args.iter().any(|a| a.contains("$("))
 }
 
+/// Whether `text` holds `$name` or `${name}` (as a prefix, as a plain `contains` finds it).
+fn expands(text: &str, name: &str) -> bool {
+    memchr::memchr_iter(b'$', text.as_bytes()).any(|at| {
+        let rest = &text[at + 1..];
+        rest.starts_with(name)
+            || rest
+                .strip_prefix('{')
+                .and_then(|r| r.strip_prefix(name))
+                .is_some_and(|r| r.starts_with('}'))
+    })
+}
+
 /// The leaks of one file.
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let text = input.text;
@@ -279,8 +291,19 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         for act in input.acts(index) {
             let at = unit.start + act.at.min(body.len());
             let mut seen = format!("{} {}", act.fed, act.line());
-            for (name, value) in &vars {
-                if seen.contains(&format!("${name}")) || seen.contains(&format!("${{{name}}}")) {
+            // The values of the variables it expands, and of those these expand in turn.
+            let mut expanded: Vec<&str> = Vec::new();
+            while seen.contains('$') {
+                let more: Vec<(&str, &str)> = vars
+                    .iter()
+                    .filter(|(name, _)| !expanded.contains(&name.as_str()) && expands(&seen, name))
+                    .map(|(name, value)| (name.as_str(), value.as_str()))
+                    .collect();
+                if more.is_empty() {
+                    break;
+                }
+                for (name, value) in more {
+                    expanded.push(name);
                     seen.push(' ');
                     seen.push_str(value);
                 }

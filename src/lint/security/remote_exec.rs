@@ -84,21 +84,23 @@ pub const TRIGGERS: &[&str] = &[
 /// `"${run}" x`): no trigger word is spelled out then, and the engine, which substitutes the
 /// constants, has to read it.
 fn names_program_by_variable(text: &str) -> bool {
-    text.lines().any(|line| {
-        let line = line.trim_start();
-        let starts = |s: &str| {
-            let s = s.trim_start_matches(['"', '\'', '(', '{', ' ', '\t']);
-            s.starts_with('$')
-                && s[1..].starts_with(|c: char| {
-                    c == '{' || c == '(' || c == '_' || c.is_ascii_alphabetic()
-                })
-        };
-        starts(line)
-            || line
-                .split(['|', ';', '&'])
-                .skip(1)
-                .any(|command| starts(command.trim_start_matches(|c: char| c.is_whitespace())))
-    })
+    // No expansion without a `$`: most files hold none, and this needs no look at their lines.
+    memchr::memchr(b'$', text.as_bytes()).is_some()
+        && text.lines().any(|line| {
+            let line = line.trim_start();
+            let starts = |s: &str| {
+                let s = s.trim_start_matches(['"', '\'', '(', '{', ' ', '\t']);
+                s.starts_with('$')
+                    && s[1..].starts_with(|c: char| {
+                        c == '{' || c == '(' || c == '_' || c.is_ascii_alphabetic()
+                    })
+            };
+            starts(line)
+                || line
+                    .split(['|', ';', '&'])
+                    .skip(1)
+                    .any(|command| starts(command.trim_start_matches(|c: char| c.is_whitespace())))
+        })
 }
 
 const HELP: &str =

@@ -532,7 +532,17 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 }
             }
         }
-        // Every language: a write call and a start-up or memory place on one line.
+        // Every language: a write call and a start-up or memory place on one line. (A line holds
+        // a write call only if the unit does: the pattern has no anchors, and a line starts
+        // after a newline.)
+        let lines_matter = if unit.lang == Lang::Shell {
+            body.contains("PROMPT_COMMAND")
+        } else {
+            WRITE_CALL.is_match(body)
+        };
+        if !lines_matter {
+            continue;
+        }
         let mut offset = unit.start;
         for line in body.split_inclusive('\n') {
             let start = offset;
