@@ -108,8 +108,7 @@ impl std::ops::Index<usize> for Captures<'_> {
     /// Group `i`'s text; panics if it took no part, as the regex crate does.
     fn index(&self, i: usize) -> &str {
         self.get(i)
-            .map(|m| m.as_str())
-            .unwrap_or_else(|| panic!("no group at index '{i}'"))
+            .map_or_else(|| panic!("no group at index '{i}'"), |m| m.as_str())
     }
 }
 
@@ -119,8 +118,7 @@ impl std::ops::Index<&str> for Captures<'_> {
     /// Group `name`'s text; panics if it took no part, as the regex crate does.
     fn index(&self, name: &str) -> &str {
         self.name(name)
-            .map(|m| m.as_str())
-            .unwrap_or_else(|| panic!("no group named '{name}'"))
+            .map_or_else(|| panic!("no group named '{name}'"), |m| m.as_str())
     }
 }
 
@@ -169,8 +167,10 @@ impl<F: FnMut(&Captures<'_>) -> String> Replacer for F {
 impl Regex {
     /// The regex of `hir` (a pattern parsed and rewritten by `ascii_regex`), with the screen of
     /// the words its matches need ([`needed`]).
-    pub fn from_hir(hir: &regex_syntax::hir::Hir) -> Result<Regex, meta::BuildError> {
-        let re = meta::Regex::builder().build_from_hir(hir)?;
+    pub fn from_hir(hir: &regex_syntax::hir::Hir) -> Result<Regex, Box<meta::BuildError>> {
+        let re = meta::Regex::builder()
+            .build_from_hir(hir)
+            .map_err(Box::new)?;
         let screen = needed(hir).and_then(|words| {
             aho_corasick::AhoCorasick::builder()
                 .ascii_case_insensitive(true)
@@ -338,9 +338,8 @@ fn need(hir: &regex_syntax::hir::Hir) -> Need {
         HirKind::Capture(cap) => need(&cap.sub),
         HirKind::Repetition(rep) => match (rep.min, rep.max, need(&rep.sub)) {
             (1, Some(1), inner) => inner,
-            (0, ..) => Need::Nothing,
-            (_, _, Need::Exact(w) | Need::Holds(w)) => Need::Holds(w),
-            (_, _, Need::Nothing) => Need::Nothing,
+            (1.., _, Need::Exact(w) | Need::Holds(w)) => Need::Holds(w),
+            _ => Need::Nothing,
         },
         HirKind::Alternation(subs) => {
             let mut exact = true;

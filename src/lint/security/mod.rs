@@ -280,12 +280,11 @@ static SCREEN: std::sync::LazyLock<Screen> = std::sync::LazyLock::new(|| {
     let mut homes: Vec<u32> = Vec::new();
     for (bit, home) in HOMES.iter().enumerate() {
         for word in home.triggers {
-            match words.iter().position(|w| w == word) {
-                Some(at) => homes[at] |= 1 << bit,
-                None => {
-                    words.push(word);
-                    homes.push(1 << bit);
-                }
+            if let Some(at) = words.iter().position(|w| w == word) {
+                homes[at] |= 1 << bit;
+            } else {
+                words.push(word);
+                homes.push(1 << bit);
             }
         }
     }
