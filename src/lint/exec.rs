@@ -368,6 +368,52 @@ fn written(line: &str, at: usize) -> bool {
             .any(|w| before.contains(w) || after.contains(w))
 }
 
+/// Whether `line` names the credential place `found` without reading what it holds: a
+/// comment (a commented-out mount in `devcontainer.json`), a check of the place itself or a
+/// message about it (`[ -d "$dir" ]`, `stat`, `os.path.exists`, `echo "fix ~/.ssh"`) with no
+/// command on the line that reads, copies or sends, or a folder (not a key or a credential
+/// file) put in a variable (`dir="$HOME/.ssh"`). Where that variable is read and where its
+/// contents go is the taint engine's to follow.
+fn names_only(line: &str) -> bool {
+    let code = line.trim_start();
+    let comment = (code.starts_with('#') && !code.starts_with("#!"))
+        || ["//", "/*", "* ", "-- ", "; ", "REM ", "<!--"]
+            .iter()
+            .any(|c| code.starts_with(c));
+    if comment {
+        return true;
+    }
+    static READS: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)\b(cat|head|tail|less|more|open|read\w*|load\w*|cp|scp|rsync|tar|zip|7z|curl|wget|nc|base64|xxd|strings|grep|rg|awk|sed|find|xargs|sqlite3|get-content|gc|type|source|copy\w*|send\w*|upload\w*|post|put|fetch|requests|urllib|http\w*|socket|glob|walk|listdir|scandir|readdir\w*|configparser|json|yaml|toml|pickle|shutil|mount|docker|-v)\b|<",
+        )
+    });
+    static INSPECTS: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)(^|[\s;&|({])(\[\[?|test|stat|ls|chmod|chown|mkdir|echo|printf|print|console\.log|log\w*|warn\w*|die|write-host|write-output)(\s|\(|$)|\b(os\.path\.(exists|isdir|isfile|getsize|getmtime)|os\.stat|os\.access|existsSync|statSync|test-path)\b|\.(exists|is_dir|is_file|stat)\(\)",
+        )
+    });
+    if INSPECTS.is_match(line) && !READS.is_match(line) {
+        return true;
+    }
+    // `dir="$HOME/.ssh"`: a folder (not a key or a credential file) put in a shell variable.
+    let Some((name, value)) = code.split_once('=') else {
+        return false;
+    };
+    let shell_name =
+        !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let value = value
+        .trim()
+        .trim_matches(['"', '\''])
+        .trim_end_matches(['/', '\\']);
+    let folder = [
+        ".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker", "gcloud",
+    ]
+    .iter()
+    .any(|f| value.ends_with(f));
+    shell_name && folder && !READS.is_match(line)
+}
+
 /// `security/credential-access`: code (not prose) that reads where secrets are kept.
 /// A line that compares text (a test's expectation): the paths in it are data.
 static TEST_LINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -387,8 +433,10 @@ pub fn scan_credential_access(cx: &mut Cx<'_>, path: &std::path::Path, text: &st
         // (`AWS_SHARED_CREDENTIALS_FILE`, `KUBECONFIG`) is the tool's own lookup, made the way
         // its SDK makes it; where the value then goes is the exfiltration rule's to judge.
         if found.as_str().contains('\\')
+            || line[..found.start()].ends_with('\\')
             || TEST_LINE.is_match(line)
             || (what == CLOUD && DOCUMENTED_VARIABLE.is_match(line))
+            || names_only(line)
         {
             continue;
         }

@@ -281,6 +281,12 @@ pub fn scan(
 /// delete.
 fn reads_only(code: &str) -> bool {
     let t = code.trim_start();
+    // `sudo ls -la /etc/cron.*` lists as `ls` does.
+    let t = ["sudo -n ", "sudo ", "doas "]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .unwrap_or(t)
+        .trim_start();
     let reader = [
         "grep ",
         "egrep ",
@@ -344,6 +350,52 @@ fn push(
         help,
         quoted,
     });
+}
+
+/// The variables of a shell unit's `statements` that only ever hold what a search looks for:
+/// every command that expands them is a search (`grep -E "$patterns" …`, `rg`, `ag`), none runs
+/// them (`$w` as a command, `eval "$w"`, `sh -c "$w"`, `pgrep -f "$w" || $w`). Their
+/// assignments quote attacks as patterns (`patterns='/dev/tcp/|xmrig|crontab -'`), as a
+/// search's own arguments do.
+pub fn pattern_variables<'s>(statements: impl Iterator<Item = &'s str> + Clone) -> Vec<String> {
+    static SEARCHED: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r#"\b(grep|egrep|fgrep|rg|ag|ack)\b[^|;&\n]*?["']?\$\{?([A-Za-z_][A-Za-z0-9_]*)"#,
+        )
+    });
+    const SEARCHES: &[&str] = &["grep", "egrep", "fgrep", "rg", "ag", "ack", "git grep"];
+    let mut names: Vec<String> = statements
+        .clone()
+        .flat_map(|code| SEARCHED.captures_iter(code).map(|c| c[2].to_owned()))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names.retain(|name| {
+        let plain = format!("${name}");
+        let braced = format!("${{{name}}}");
+        statements.clone().all(|code| {
+            code.split(['|', '&', ';', '(', ')', '`'])
+                .filter(|command| command.contains(&plain) || command.contains(&braced))
+                .all(|command| {
+                    let command = command.trim_start();
+                    // An assignment of the pattern itself (`w='…'`) expands nothing.
+                    let assigns = command
+                        .split_once('=')
+                        .is_some_and(|(n, _)| n == name.as_str());
+                    let command = ["sudo ", "command "]
+                        .iter()
+                        .find_map(|p| command.strip_prefix(p))
+                        .unwrap_or(command);
+                    assigns
+                        || SEARCHES.iter().any(|s| {
+                            command
+                                .strip_prefix(s)
+                                .is_some_and(|rest| rest.starts_with([' ', '\t']))
+                        })
+                })
+        })
+    });
+    names
 }
 
 /// Searches in text (grep, a regex, a list of signatures) quote what they look for.

@@ -77,7 +77,7 @@ static QUOTING: LazyLock<Regex> = LazyLock::new(|| {
         |bad\s+example|anti-?patterns?|threat\s+(model|actor|intel\w*)|adversar\w*|phishing|compromised|prompt\s+injection|tool\s+poisoning
         |example\s+of\s+(a|an)\s+(\w+\s+)?(attack|payload|exploit|injection|malicious)|known[- ]bad|typosquat\w*|ransomware|trojan|infostealer|clawhavoc
         |detection\s+rules?|to\s+detect\s+(malicious|attacks?|exfil\w*|reverse|backdoor|miners?|droppers?|injection)
-        |indicators|injection\s+samples|attack\s+samples|quoted\s+(examples?|from|for)|injected\s+\w+|pentest\w*|penetration\s+test\w*|incident\s+response|finding\s+template|(command|sql|code|os|shell|template|ldap|xpath|crlf)\s+injection|cvss(\s*v?[234](\.\d)?)?)\b
+        |indicators|injection\s+samples|attack\s+samples|quoted\s+(examples?|from|for)|incident\s+reports?|second[\s-]+stage|droppers?|stealers?|defang\w*|reconstructed\s+from|strings\s+like\s+these|in\s+the\s+sample|(malware|attack|infection|kill)\s+chain|injected\s+\w+|pentest\w*|penetration\s+test\w*|incident\s+response|finding\s+template|(command|sql|code|os|shell|template|ldap|xpath|crlf)\s+injection|cvss(\s*v?[234](\.\d)?)?)\b
         |❌",
     )
 });
@@ -235,10 +235,15 @@ fn quotation(lead: &str, last: &str, block: &str) -> Option<&'static str> {
         })
         .collect::<Vec<_>>()
         .join("\n");
+    // "Automated attacks start minutes after a server is online. Run this first:" asks for the
+    // block to be run, whatever the lead says of attacks.
+    if IMPERATIVE.is_match(last) {
+        return None;
+    }
     if QUOTING.is_match(lead) {
         return Some("the text around it describes an attack");
     }
-    if QUOTING.is_match(&first_lines) && !IMPERATIVE.is_match(last) {
+    if QUOTING.is_match(&first_lines) {
         return Some("its own comment describes an attack");
     }
     None
@@ -288,8 +293,25 @@ pub fn units(text: &str) -> (Vec<Unit>, Vec<Unit>) {
     let mut prose = Vec::new();
     let mut from = 0;
     let fences = fences(text);
+    // What frames a block or a command is the text of the body: the frontmatter describes the
+    // skill as a whole ("a malware triage skill"), and does not make its code examples.
+    let body = crate::skill::frontmatter::split(text).map_or(0, |s| s.body_offset);
+    // The headings the next block is under: (level, whether it presents attacks). A block in a
+    // section whose heading, or an enclosing one, presents attacks ("## What attacker activity
+    // looks like", "### Indicators of compromise") is quoted like one its own lead presents,
+    // unless the line right before it asks to run it.
+    let mut sections: Vec<(usize, bool)> = Vec::new();
     for fence in &fences {
-        prose_units(text, from, fence.open, &mut units, &mut prose);
+        prose_units(text, from, fence.open, body, &mut units, &mut prose);
+        for line in text[from..fence.open].split_inclusive('\n') {
+            if heading(line) {
+                let level = line.trim_start().bytes().take_while(|b| *b == b'#').count();
+                sections.retain(|(outer, _)| *outer < level);
+                // The title (`# Malware triage`) names the skill, not a section of examples.
+                sections.push((level, level > 1 && QUOTING.is_match(line)));
+            }
+        }
+        let in_attacks = sections.iter().any(|(_, attacks)| *attacks);
         let (start, end) = fence.content;
         let block = &text[start..end];
         let lang = match Lang::from_tag(&fence.tag) {
@@ -298,20 +320,25 @@ pub fn units(text: &str) -> (Vec<Unit>, Vec<Unit>) {
             // A data or prose tag: still read, as shell (configs carry commands too).
             None => Lang::Shell,
         };
-        let (lead, last) = lead(text, from, fence.open);
+        let (lead, last) = lead(text, from.max(body).min(fence.open), fence.open);
         units.push(Unit {
             start,
             end,
             lang,
-            quoted: quotation(lead, last, block).or_else(|| {
-                let tag = fence.tag.trim().to_ascii_lowercase();
-                (tag.starts_with("dockerfile") || tag.starts_with("containerfile"))
-                    .then_some(crate::lint::content::IN_IMAGE)
-            }),
+            quoted: quotation(lead, last, block)
+                .or_else(|| {
+                    (in_attacks && !IMPERATIVE.is_match(last))
+                        .then_some("the section it is in describes attacks")
+                })
+                .or_else(|| {
+                    let tag = fence.tag.trim().to_ascii_lowercase();
+                    (tag.starts_with("dockerfile") || tag.starts_with("containerfile"))
+                        .then_some(crate::lint::content::IN_IMAGE)
+                }),
         });
         from = end;
     }
-    prose_units(text, from, text.len(), &mut units, &mut prose);
+    prose_units(text, from, text.len(), body, &mut units, &mut prose);
     (units, prose)
 }
 
@@ -319,11 +346,19 @@ pub fn units(text: &str) -> (Vec<Unit>, Vec<Unit>) {
 const MAX_INLINE: usize = 200;
 
 /// Paragraphs of prose in `start..end`, and the inline commands they hold.
-fn prose_units(text: &str, start: usize, end: usize, units: &mut Vec<Unit>, prose: &mut Vec<Unit>) {
+/// What frames them starts at `body` at the earliest (the end of the frontmatter).
+fn prose_units(
+    text: &str,
+    start: usize,
+    end: usize,
+    body: usize,
+    units: &mut Vec<Unit>,
+    prose: &mut Vec<Unit>,
+) {
     let mut offset = start;
     let mut para_start: Option<usize> = None;
     let region = &text[start..end];
-    let mut context_start = start;
+    let mut context_start = start.max(body).min(end);
     for line in region.split_inclusive('\n') {
         let blank = line.trim().is_empty();
         if heading(line) {
@@ -354,7 +389,9 @@ fn push_paragraph(
     end: usize,
     prose: &mut Vec<Unit>,
 ) {
-    // The section's heading and the paragraph, at most a screenful before it.
+    // The section's heading and the paragraph, at most a screenful before it. (A paragraph
+    // before the body, the frontmatter, is framed by itself.)
+    let context_start = context_start.min(start);
     let heading_end = text[context_start..end]
         .find('\n')
         .map_or(end, |i| context_start + i);
@@ -391,8 +428,14 @@ fn inline_units(
         };
         let code = &line[body..close];
         if INLINE_COMMAND.is_match(code) {
-            let lead = &text[back(text, offset + open, 600).max(context_start)..offset + open];
-            let quoted = if QUOTING.is_match(lead) || QUOTING.is_match(line) {
+            let lead = &text[back(text, offset + open, 600)
+                .max(context_start)
+                .min(offset + open)..offset + open];
+            // The rest of its paragraph: "decodes to `curl … | sh`: a second stage …".
+            let tail = &text[offset..];
+            let window = &tail[..crate::lint::security::floor(tail, 1024)];
+            let para = &window[..window.find("\n\n").unwrap_or(window.len())];
+            let quoted = if QUOTING.is_match(lead) || QUOTING.is_match(para) {
                 Some("the text around it describes an attack")
             } else {
                 None

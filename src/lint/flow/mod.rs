@@ -458,14 +458,23 @@ fn analyse_input(input: &Input<'_>) -> Vec<Hit> {
             .iter()
             .filter_map(|s| taint::prepare(body, &toks[s.first..s.last], unit.lang))
             .collect();
+        let patterns = if unit.lang == Lang::Shell {
+            behaviour::pattern_variables(stmts.iter().map(|s| s.code.as_str()))
+        } else {
+            Vec::new()
+        };
         for s in &stmts {
             if hits.len() >= MAX_HITS {
                 break;
             }
             let at = unit.start + s.start;
             let quoted = unit.quoted.or_else(|| {
-                behaviour::is_search(&s.code)
-                    .then_some("it searches for the pattern rather than running it")
+                if behaviour::is_search(&s.code) {
+                    Some("it searches for the pattern rather than running it")
+                } else {
+                    (!s.assigns.is_empty() && s.assigns.iter().all(|a| patterns.contains(a)))
+                        .then_some("it is the pattern a search looks for, which nothing runs")
+                }
             });
             behaviour::scan(&s.code, at, quoted, false, &mut hits);
             packages::scan(&s.code, at, quoted, &mut hits);

@@ -322,6 +322,19 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                     let l = line_at(after, m.start());
                     names.iter().any(|n| l.contains(n))
                 })
+                // A signature or checksum of the saved file checked before it starts pins what
+                // runs, as `sha256sum -c` does in shell.
+                // (Named by a variable or a word of five letters or more: `exe` in another
+                // file's path checks nothing of this one.)
+                .filter(|run| {
+                    !VERIFIES.find_iter(&after[..run.start()]).any(|check| {
+                        let l = line_at(after, check.start());
+                        names
+                            .iter()
+                            .filter(|n| n.starts_with('$') || n.len() >= 5)
+                            .any(|n| l.contains(n))
+                    })
+                })
                 .map(|run| (save, run))
         });
         if let Some((save, run)) = started {
@@ -340,6 +353,13 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     }
     hits.into_vec()
 }
+
+/// A check of a file's signature or checksum, in the languages whose saves [`SAVE`] reads.
+static VERIFIES: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?i)\bget-authenticodesignature\b|\bget-filehash\b|\bhashlib\.(sha256|sha512|sha384|blake2b)\b|\bcreatehash\(\s*['\x22]sha(256|384|512)|\bgpg\s+(--batch\s+)?--verify\b|\bcosign\s+verify|\bminisign\s+-V\b|\bcodesign\s+(--verify|-v)\b|\bsignify\s+-V\b",
+    )
+});
 
 /// The operands of `git [-C dir] [-c k=v] clone [options] URL [DIR]`: its arguments less
 /// the options and the values of those that take one (`--depth 1`, `-b main`), which are

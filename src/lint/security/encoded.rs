@@ -226,7 +226,11 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     }
     for unit in prose {
         let para = &text[unit.start..unit.end];
-        if let Some(found) = PROSE.find(para) {
+        // "Do not decode-and-run anything": an order not to.
+        if let Some(found) = PROSE
+            .find_iter(para)
+            .find(|found| !super::negated_before(para, found.start()))
+        {
             hits.push(
                 &rules::ENCODED_EXEC,
                 unit.start + found.start(),

@@ -162,6 +162,21 @@ pub fn unwrapped(para: &str) -> std::borrow::Cow<'_, str> {
 /// Words that turn an instruction into its opposite (`never send`, `do not paste`).
 pub const NEGATIONS: &[&str] = &["never", "not", "no", "don't", "nor", "without"];
 
+/// Whether the clause that ends at `at` in `text` negates what follows it: a word of
+/// [`NEGATIONS`] (or `avoid`) among the last few words since the clause began ("4. Do not
+/// decode-and-run anything", "never pipe it into a shell"). "Don't worry, decode it and run
+/// it" negates nothing: the clause starts after the comma.
+pub fn negated_before(text: &str, at: usize) -> bool {
+    let at = floor(text, at.min(text.len()));
+    let start = text[..at]
+        .rfind(['.', ',', ';', ':', '!', '?', '\n'])
+        .map_or(0, |i| i + 1);
+    let clause = &text[start..at];
+    let last: Vec<&str> = clause.split_whitespace().rev().take(4).collect();
+    last.iter()
+        .any(|w| holds_word(w, NEGATIONS) || holds_word(w, &["avoid", "refuse"]))
+}
+
 /// Whether `text` holds one of `words` as a word (ASCII case folded; `don't` is one word).
 pub fn holds_word(text: &str, words: &[&str]) -> bool {
     text.to_ascii_lowercase()

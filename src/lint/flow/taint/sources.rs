@@ -213,7 +213,7 @@ pub(super) static NAMED_BY_VAR: LazyLock<Regex> = LazyLock::new(|| {
 pub(super) static WHOLE_ENV: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r#"(?x)\bos\.environ\b(\s*\.\s*(\w+))?|\bprocess\.env\b(\s*[.\[])?|/proc/(self|\d+|\$\w+|\*)/environ
-        |(^|[|;&(`]|\$\(|\bdo\s|\bthen\s|\bxargs\s)\s*(env|printenv|export\s+-p|declare\s+-x|set)\s*($|[|;&)>`])
+        |(^|[|;&`]|(^|[^\w.\])])\(|\$\(|\bdo\s|\bthen\s|\bxargs\s)\s*(env|printenv|export\s+-p|declare\s+-x|set)\s*($|[|;&)>`])
         |(?i:\b(get-childitem|gci|dir|ls|get-item)\s+env:)|(?i:\[(system\.)?environment\]::getenvironmentvariables)
         |\bENV\.(to_h|to_a|to_hash|each|map|inspect|keys|select)\b|\bos\.Environ\(\)|\bgetattr\(\s*os\s*,\s*['"]environ['"]\s*\)
         |\b(execSync|exec|check_output|getoutput|popen|run|spawnSync)\(\s*\[?\s*['"](env|printenv|set|export\s+-p)['"]"#,
@@ -400,7 +400,7 @@ pub(super) static NET_SINK: LazyLock<Regex> = LazyLock::new(|| {
         |\bfetch\s*\(|\baxios\b|XMLHttpRequest|sendBeacon|\bhttps?\.(request|get)\s*\(|\bgot\s*[.(]|\bsuperagent\b|\$\.(ajax|post)\b|\bky\.(post|get)\b
         |Net::HTTP|HTTParty|Faraday|RestClient|URI\.open|\bsmtplib\b|\bsendmail\b|\bmail\s+-s\b|\bgh\s+gist\s+create\b|\bscp\b|\brsync\b|\bftp\b)
         |(?P<raw>\b(nc|ncat|netcat|socat|telnet)\b|/dev/(tcp|udp)/|\bsocket\.(socket|create_connection)\b|\.send(all|to)\s*\(|\b(s|sk|sock\w*|\w*[Ss]ocket\w*|conn\w*|\w*_conn|ws|tcp\w*|udp\w*|peer)\.send\s*\(|\bnet\.(connect|Socket|createConnection)\b|\bdgram\b|(?i:tcpclient|udpclient))
-        |(?P<dns>\b(dig|nslookup|drill|resolvectl|ping)\s|(^|[|;&]\s*|\$\()host\s|\bgetaddrinfo\b|\bgethostbyname(_ex)?\b|\bdns\.(resolve\w*|lookup)\b|\bresolver\.(resolve|query)\b|(?i:resolve-dnsname)|\bdns\.resolver\b)",
+        |(?P<dns>\b(dig|nslookup|drill|resolvectl|ping)\s|(^|[|;&]\s*|\$\()host\s+[^=\s]|\bgetaddrinfo\b|\bgethostbyname(_ex)?\b|\bdns\.(resolve\w*|lookup)\b|\bresolver\.(resolve|query)\b|(?i:resolve-dnsname)|\bdns\.resolver\b)",
     )
 });
 
