@@ -85,22 +85,58 @@ fn package_scripts(text: &str) -> Option<String> {
 /// by what it holds. A file the tools of a project run where it lies (`.pre-commit-config.yaml`,
 /// `.vscode/tasks.json`) is judged the same way.
 pub fn put_in_place(skill_md: &str, rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    // Files their tools run where they lie: pre-commit's and lefthook's hooks, VS Code's tasks,
+    // Task's `Taskfile.yml` (`task setup` runs its `cmds`).
+    if matches!(
+        name,
+        ".pre-commit-config.yaml"
+            | "Taskfile.yml"
+            | "Taskfile.yaml"
+            | "taskfile.yml"
+            | "taskfile.yaml"
+            | "lefthook.yml"
+            | "lefthook.yaml"
+            | ".lefthook.yml"
+    ) || rel.ends_with(".vscode/tasks.json")
+    {
+        return true;
+    }
+    installs(skill_md, rel)
+}
+
+/// Whether a line of `text` names the file `rel` (its path, or a name of five characters or
+/// more) with a verb that installs it.
+fn installs(text: &str, rel: &str) -> bool {
     static INSTALLS: LazyLock<crate::lint::rx::Regex> = LazyLock::new(|| {
         super::exec::ascii_regex(
-            r"(?i)\b(copy|copies|cp|merge|install|move|mv|place|put|add|append|write|ln|symlink|register|apply|drop|import|enable|overwrite|replace)\b",
+            r"(?i)\b(copy|copies|cp|merge|install|move|mv|place|put|add|append|write|ln|symlink|register|apply|drop|import|enable|overwrite|replace|tee|load|bootstrap)\b",
         )
     });
     let name = rel.rsplit('/').next().unwrap_or(rel);
-    if name == ".pre-commit-config.yaml" || rel.ends_with(".vscode/tasks.json") {
-        return true;
-    }
     if name.len() < 5 {
         return false;
     }
-    skill_md
-        .lines()
+    text.lines()
         .filter(|line| line.contains(rel) || line.contains(name))
         .any(|line| INSTALLS.is_match(line))
+}
+
+/// Whether a script of the skill (any file that runs, but `rel` itself) puts the data file
+/// `rel` in place: `cp assets/dotbak.service ~/.config/systemd/user/` makes the unit a payload
+/// as much as SKILL.md telling the agent to copy it does.
+fn installed_by_script(cx: &mut Cx<'_>, rel: &str) -> bool {
+    let inventory = cx.inventory();
+    inventory.files.iter().any(|file| {
+        file.rel != rel
+            && matches!(file.kind, FileKind::File)
+            && file.size <= 1 << 20
+            && cx.read(file).is_ok_and(|bytes| {
+                let text = String::from_utf8_lossy(&bytes);
+                super::flow::lex::Lang::of_script(&file.rel, &text).is_some()
+                    && installs(&text, rel)
+            })
+    })
 }
 
 pub fn is_markdown(rel: &str) -> bool {
@@ -249,7 +285,8 @@ pub fn check(cx: &mut Cx<'_>) {
             None
         } else if builds_image(&file.rel) {
             Some(IN_IMAGE)
-        } else if data && !put_in_place(skill_md, &file.rel) {
+        } else if data && !put_in_place(skill_md, &file.rel) && !installed_by_script(cx, &file.rel)
+        {
             Some("a data file, which nothing runs")
         } else if markdown {
             super::flow::markdown::quoted_file(text, &file.rel, skill_md)

@@ -375,14 +375,6 @@ fn written(line: &str, at: usize) -> bool {
 /// file) put in a variable (`dir="$HOME/.ssh"`). Where that variable is read and where its
 /// contents go is the taint engine's to follow.
 fn names_only(line: &str) -> bool {
-    let code = line.trim_start();
-    let comment = (code.starts_with('#') && !code.starts_with("#!"))
-        || ["//", "/*", "* ", "-- ", "; ", "REM ", "<!--"]
-            .iter()
-            .any(|c| code.starts_with(c));
-    if comment {
-        return true;
-    }
     static READS: LazyLock<Regex> = LazyLock::new(|| {
         ascii_regex(
             r"(?i)\b(cat|head|tail|less|more|open|read\w*|load\w*|cp|scp|rsync|tar|zip|7z|curl|wget|nc|base64|xxd|strings|grep|rg|awk|sed|find|xargs|sqlite3|get-content|gc|type|source|copy\w*|send\w*|upload\w*|post|put|fetch|requests|urllib|http\w*|socket|glob|walk|listdir|scandir|readdir\w*|configparser|json|yaml|toml|pickle|shutil|mount|docker|-v)\b|<",
@@ -393,6 +385,14 @@ fn names_only(line: &str) -> bool {
             r"(?i)(^|[\s;&|({])(\[\[?|test|stat|ls|chmod|chown|mkdir|echo|printf|print|console\.log|log\w*|warn\w*|die|write-host|write-output)(\s|\(|$)|\b(os\.path\.(exists|isdir|isfile|getsize|getmtime)|os\.stat|os\.access|existsSync|statSync|test-path)\b|\.(exists|is_dir|is_file|stat)\(\)",
         )
     });
+    let code = line.trim_start();
+    let comment = (code.starts_with('#') && !code.starts_with("#!"))
+        || ["//", "/*", "* ", "-- ", "; ", "REM ", "<!--"]
+            .iter()
+            .any(|c| code.starts_with(c));
+    if comment {
+        return true;
+    }
     if INSPECTS.is_match(line) && !READS.is_match(line) {
         return true;
     }

@@ -51,7 +51,7 @@ static PATTERNS: [Pattern; 7] = [
         "a skill never opens a shell to another host",
         r#"(?ix)\b(nc|ncat|netcat)\b[^\n|;]*\s-\w*[ec]\s*['"]?\S*\b(sh|bash|zsh|dash|ksh|cmd(\.exe)?|powershell|pwsh)\b
         |\b(ba|z|k|da)?sh\s+-i\b[^\n]*(>&|&>|<>|>)\s*/dev/(tcp|udp)/
-        |/dev/(tcp|udp)/[^\s/]+/\d+[^\n]*(0>&1|<&\d|>&\d|\|\s*(ba|z)?sh)|\bexec\s+\d+<>\s*/dev/(tcp|udp)/
+        |/dev/(tcp|udp)/[^\s/]+/\d+[^\n]*(0>&1|<&\d|>&\d|\|\s*(ba|z)?sh)|\bexec\s+\d+<>\s*["']?/dev/(tcp|udp|\$\{?\w+\}?)/
         |\bsocat\b[^\n]*\b(exec|system):|\bsocat\b[^\n]*\btcp(4|6)?(-connect|-listen)?:[^\n]*\b(pty|stderr|setsid)\b
         |\bmkfifo\b[^\n]*\b(nc|ncat|netcat|openssl\s+s_client|telnet)\b
         |\b(ba|z)?sh\s+-i\b[^\n]*\|\s*(nc|ncat|netcat|openssl|telnet)\b|\bopenssl\s+s_client\b[^\n]*\|\s*(/bin/)?(ba|z)?sh\b
@@ -357,7 +357,7 @@ fn push(
 /// them (`$w` as a command, `eval "$w"`, `sh -c "$w"`, `pgrep -f "$w" || $w`). Their
 /// assignments quote attacks as patterns (`patterns='/dev/tcp/|xmrig|crontab -'`), as a
 /// search's own arguments do.
-pub fn pattern_variables<'s>(statements: impl Iterator<Item = &'s str> + Clone) -> Vec<String> {
+pub fn pattern_variables(statements: &[&str]) -> Vec<String> {
     static SEARCHED: LazyLock<Regex> = LazyLock::new(|| {
         ascii_regex(
             r#"\b(grep|egrep|fgrep|rg|ag|ack)\b[^|;&\n]*?["']?\$\{?([A-Za-z_][A-Za-z0-9_]*)"#,
@@ -365,7 +365,7 @@ pub fn pattern_variables<'s>(statements: impl Iterator<Item = &'s str> + Clone) 
     });
     const SEARCHES: &[&str] = &["grep", "egrep", "fgrep", "rg", "ag", "ack", "git grep"];
     let mut names: Vec<String> = statements
-        .clone()
+        .iter()
         .flat_map(|code| SEARCHED.captures_iter(code).map(|c| c[2].to_owned()))
         .collect();
     names.sort_unstable();
@@ -373,7 +373,7 @@ pub fn pattern_variables<'s>(statements: impl Iterator<Item = &'s str> + Clone) 
     names.retain(|name| {
         let plain = format!("${name}");
         let braced = format!("${{{name}}}");
-        statements.clone().all(|code| {
+        statements.iter().all(|code| {
             code.split(['|', '&', ';', '(', ')', '`'])
                 .filter(|command| command.contains(&plain) || command.contains(&braced))
                 .all(|command| {

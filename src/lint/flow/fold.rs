@@ -81,6 +81,8 @@ fn piece(
     reason = "its callers hold constants in std's HashMap"
 )]
 pub fn fold(code: &str, lang: Lang, consts: &HashMap<String, String>) -> String {
+    let decoded = char_codes(code);
+    let code = decoded.as_ref();
     let toks = lex::tokens(code, lang);
     let mut out = String::with_capacity(code.len());
     let mut last = 0;
@@ -195,7 +197,118 @@ fn rewrite(code: &str, lang: Lang) -> String {
     if code.contains("[\"") || code.contains("[ \"") {
         code = std::borrow::Cow::Owned(INDEX_NAME.replace_all(&code, "$1.$2").into_owned());
     }
-    code.into_owned()
+    // Ruby's `recv.send(:eval, src)` is `recv.eval(src)`.
+    if lang == Lang::Ruby && code.contains("send") {
+        code = std::borrow::Cow::Owned(RUBY_SEND.replace_all(&code, "$1$2(").into_owned());
+    }
+    aliases(&code)
+}
+
+/// Numbers as a list of char codes (`101, 120, 0x65`).
+const CODES: &str = r"(?:0[xX][0-9a-fA-F]+|\d+)(?:\s*,\s*(?:0[xX][0-9a-fA-F]+|\d+))*";
+
+/// Text spelled as a list of char codes, in the ways languages spell it: Python's
+/// `''.join(map(chr, (101, 120)))` and `bytes([101, 120]).decode()`, JavaScript's
+/// `String.fromCharCode(101, 120)` (also spread from a list), Lua's `string.char(101, 120)`,
+/// Ruby's `[101, 120].pack('c*')`, PowerShell's `[char[]](101, 120) -join ''`.
+static CHAR_CODES: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(&format!(
+        r#"(?x)(?:''|"")\s*\.join\(\s*map\(\s*chr\s*,\s*[\[(]\s*(?P<a>{CODES})\s*,?\s*[\])]\s*\)\s*\)
+        |\b(?:bytes|bytearray)\(\s*\[\s*(?P<b>{CODES})\s*,?\s*\]\s*\)\s*\.decode\(\s*(?:['"][\w-]+['"])?\s*\)
+        |\bString\.fromCharCode\(\s*(?:\.\.\.\s*\[\s*)?(?P<c>{CODES})\s*,?\s*\]?\s*\)
+        |\bstring\.char\(\s*(?P<d>{CODES})\s*\)
+        |\[\s*(?P<e>{CODES})\s*,?\s*\]\s*\.pack\(\s*['"][cCU]\*['"]\s*\)
+        |\[char\[\]\]\s*\(\s*(?P<f>{CODES})\s*\)\s*-join\s*(?:''|"")
+        |-join\s*\[char\[\]\]\s*\(\s*(?P<g>{CODES})\s*\)"#
+    ))
+});
+
+/// `code` with each list of char codes written as the string it spells (when every code is a
+/// printable character): the name a program calls is then read, not its codes.
+fn char_codes(code: &str) -> std::borrow::Cow<'_, str> {
+    if !code.contains("chr")
+        && !code.contains("fromCharCode")
+        && !code.contains("decode")
+        && !code.contains("char")
+        && !code.contains("pack")
+    {
+        return std::borrow::Cow::Borrowed(code);
+    }
+    CHAR_CODES.replace_all(code, |c: &crate::lint::rx::Captures<'_>| {
+        let whole = c.get(0).map_or("", |m| m.as_str());
+        let list = ["a", "b", "c", "d", "e", "f", "g"]
+            .iter()
+            .find_map(|g| c.name(g))
+            .map_or("", |m| m.as_str());
+        let text: Option<String> = list
+            .split(',')
+            .map(|n| {
+                let n = n.trim();
+                let value = match n.strip_prefix("0x").or_else(|| n.strip_prefix("0X")) {
+                    Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                    None => n.parse().ok()?,
+                };
+                char::from_u32(value).filter(|ch| !ch.is_control() || *ch == '\n')
+            })
+            .collect();
+        match text {
+            Some(text) if text.len() <= 4096 => format!("\"{}\"", text.replace('"', "'")),
+            _ => whole.to_owned(),
+        }
+    })
+}
+
+/// `recv.send(:name, …)`, `public_send`, `__send__`.
+static RUBY_SEND: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(r"(\.|\b)(?:send|public_send|__send__)\(\s*:([A-Za-z_]\w*[!?]?)\s*,?\s*")
+});
+
+/// A name given a code-running callable (`fn = b.exec`, `const run = eval`, `local x =
+/// os.execute`).
+static ALIAS: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?m)^\s*(?:(?:const|let|var|local)\s+)?([A-Za-z_$][\w$]*)\s*=\s*((?:[A-Za-z_$][\w$]*\.)*(?:exec|eval|system|popen|Function|execSync|spawnSync|execute|loadstring|load|compile|instance_eval|class_eval))\s*;?\s*$",
+    )
+});
+
+/// Whether `code` gives a name a code-running callable ([`ALIAS`]).
+pub fn has_alias(code: &str) -> bool {
+    ALIAS.is_match(code)
+}
+
+/// `code` with the calls of names that hold a code-running callable written as calls of it:
+/// `fn = b.exec` then `fn(blob)` is `b.exec(blob)`.
+fn aliases(code: &str) -> String {
+    let found: Vec<(usize, String, String)> = ALIAS
+        .captures_iter(code)
+        .take(16)
+        .filter_map(|c| {
+            let end = c.get(0)?.end();
+            let (name, target) = (c[1].to_owned(), c[2].to_owned());
+            (name != target && !target.ends_with(&format!(".{name}")))
+                .then_some((end, name, target))
+        })
+        .collect();
+    if found.is_empty() {
+        return code.to_owned();
+    }
+    let mut out = code.to_owned();
+    // From the last alias back, so the offsets of earlier ones stay right.
+    for (end, name, target) in found.into_iter().rev() {
+        let call = Regex::from_hir(
+            &regex_syntax::parse(&format!(r"(^|[^\w$.]){}\s*\(", regex::escape(&name)))
+                .expect("an escaped name parses"),
+        )
+        .expect("a call pattern builds");
+        let tail = call
+            .replace_all(&out[end..], |c: &crate::lint::rx::Captures<'_>| {
+                format!("{}{target}(", &c[1])
+            })
+            .into_owned();
+        out.truncate(end);
+        out.push_str(&tail);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -204,6 +317,42 @@ mod tests {
 
     fn f(code: &str, lang: Lang) -> String {
         fold(code, lang, &HashMap::new())
+    }
+
+    #[test]
+    fn char_codes_aliases_and_sends_are_read_as_what_they_call() {
+        let py = "    b = __builtins__.__dict__\n    fn = b[\"\".join(map(chr, (101, 120, 101, 99)))]\n    fn(zlib.decompress(blob), {})\n";
+        assert!(
+            f(py, Lang::Python).contains("b.exec(zlib.decompress(blob)"),
+            "{}",
+            f(py, Lang::Python)
+        );
+        assert_eq!(
+            f("x = bytes([0x6f, 0x73]).decode()", Lang::Python),
+            "x = \"os\""
+        );
+        assert_eq!(
+            f(
+                "const k = String.fromCharCode(101, 118, 97, 108);",
+                Lang::Js
+            ),
+            "const k = \"eval\";"
+        );
+        assert_eq!(
+            f("TOPLEVEL_BINDING.receiver.send(:eval, src)", Lang::Ruby),
+            "TOPLEVEL_BINDING.receiver.eval(src)"
+        );
+        assert!(f("const run = eval;\nrun(payload)", Lang::Js).ends_with("eval(payload)"));
+        // Codes that spell no printable text are left as they are.
+        assert_eq!(
+            f("x = bytes([0, 1]).decode()", Lang::Python),
+            "x = bytes([0, 1]).decode()"
+        );
+        // A method of the same name is no alias of it.
+        assert_eq!(
+            f("exec = self.exec\nexec(x)", Lang::Python),
+            "exec = self.exec\nexec(x)"
+        );
     }
 
     #[test]

@@ -459,7 +459,8 @@ fn analyse_input(input: &Input<'_>) -> Vec<Hit> {
             .filter_map(|s| taint::prepare(body, &toks[s.first..s.last], unit.lang))
             .collect();
         let patterns = if unit.lang == Lang::Shell {
-            behaviour::pattern_variables(stmts.iter().map(|s| s.code.as_str()))
+            let codes: Vec<&str> = stmts.iter().map(|s| s.code.as_str()).collect();
+            behaviour::pattern_variables(&codes)
         } else {
             Vec::new()
         };

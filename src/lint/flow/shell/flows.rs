@@ -505,6 +505,23 @@ impl State {
         Some(out)
     }
 
+    /// The text of `word` up to its first part no constant spells (`${MIRROR}/${ARCH}/i` with
+    /// `MIRROR` known: `https://releases.example.net/`).
+    fn spelled_prefix(&self, word: &Word) -> String {
+        let mut out = String::new();
+        for part in &word.parts {
+            match part {
+                Part::Lit(s) => out.push_str(s),
+                Part::Param(name) => match self.consts.get(name) {
+                    Some(value) => out.push_str(value),
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+        out
+    }
+
     fn arg<'w>(&self, word: &'w Word) -> Arg<'w> {
         Arg {
             text: self.text_of(word),
@@ -747,6 +764,26 @@ impl State {
             ) =>
             {
                 return self.fetch(run, at);
+            }
+            // A program the text does not name (a variable no constant of the file holds, as
+            // `GET := $(shell … echo curl -fsSL || echo wget -qO-)` leaves it) given an address:
+            // what it prints is what that address serves.
+            _ if program.starts_with('…')
+                && run
+                    .args
+                    .iter()
+                    .any(|a| url_in(&self.spelled_prefix(a.word)).is_some()) =>
+            {
+                let urls = run
+                    .args
+                    .iter()
+                    .filter_map(|a| url_in(&self.spelled_prefix(a.word)))
+                    .collect();
+                return Taint {
+                    urls,
+                    at: self.base + at,
+                    ..Taint::default()
+                };
             }
             "nc" | "ncat" | "netcat" | "socat" | "telnet" => {
                 return Taint {
