@@ -41,6 +41,8 @@ pub struct Input<'a> {
     pub prose: bool,
     units: OnceCell<(Vec<Unit>, Vec<Unit>)>,
     acts: OnceCell<Vec<OnceCell<Vec<Act>>>>,
+    /// Each shell unit parsed, once for the acts and the walk.
+    parsed: OnceCell<Vec<OnceCell<crate::lint::flow::shell::syntax::List>>>,
     walk: OnceCell<Walk>,
     /// The homes (bits, in [`HOMES`]' order) whose trigger words the text holds.
     triggered: OnceCell<u32>,
@@ -65,6 +67,7 @@ impl<'a> Input<'a> {
             prose,
             units: OnceCell::new(),
             acts: OnceCell::new(),
+            parsed: OnceCell::new(),
             walk: OnceCell::new(),
             triggered: OnceCell::new(),
         }
@@ -104,11 +107,14 @@ impl<'a> Input<'a> {
             let units: Vec<usize> = (0..code.len())
                 .filter(|&i| matches!(code[i].lang, Lang::Shell | Lang::PowerShell))
                 .collect();
-            let flows = crate::lint::flow::shell::flows(units.iter().map(|&i| {
-                let unit = &code[i];
-                (&self.text[unit.start..unit.end], unit.start)
-            }));
-            Walk { units, flows }
+            let mut state = crate::lint::flow::shell::State::new();
+            for (walked, &i) in units.iter().enumerate() {
+                state.unit_parsed(self.parsed(i), code[i].start, walked);
+            }
+            Walk {
+                units,
+                flows: state.flows,
+            }
         })
     }
 
@@ -128,12 +134,23 @@ impl<'a> Input<'a> {
             return &[];
         };
         cell.get_or_init(|| {
-            let unit = &code[index];
-            if unit.lang == Lang::Shell {
-                acts::acts(&self.text[unit.start..unit.end])
+            if code[index].lang == Lang::Shell {
+                acts::acts_of(self.parsed(index))
             } else {
                 Vec::new()
             }
+        })
+    }
+
+    /// Code unit `index` parsed as shell (what the acts and the walk read).
+    fn parsed(&self, index: usize) -> &crate::lint::flow::shell::syntax::List {
+        let (code, _) = self.units();
+        let cells = self
+            .parsed
+            .get_or_init(|| code.iter().map(|_| OnceCell::new()).collect());
+        cells[index].get_or_init(|| {
+            let unit = &code[index];
+            crate::lint::flow::shell::syntax::parse(&self.text[unit.start..unit.end])
         })
     }
 }

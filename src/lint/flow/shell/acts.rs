@@ -52,12 +52,16 @@ impl Act {
 
 /// The acts of `text`, in order.
 pub fn acts(text: &str) -> Vec<Act> {
-    let list = syntax::parse(text);
+    acts_of(&syntax::parse(text))
+}
+
+/// [`acts`] of a unit parsed already.
+pub fn acts_of(list: &syntax::List) -> Vec<Act> {
     let mut walk = Walk {
         acts: Vec::new(),
         depth: 0,
     };
-    walk.list(&list, "", 0);
+    walk.list(list, "", 0);
     walk.acts
 }
 

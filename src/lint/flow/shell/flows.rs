@@ -412,10 +412,14 @@ impl State {
 
     /// Walks one unit of code at `base` in the file (its `index` among the file's units).
     pub fn unit(&mut self, text: &str, base: usize, index: usize) {
-        let list = syntax::parse(text);
+        self.unit_parsed(&syntax::parse(text), base, index);
+    }
+
+    /// [`State::unit`] of a unit parsed already.
+    pub fn unit_parsed(&mut self, list: &List, base: usize, index: usize) {
         self.base = base;
         self.unit = index;
-        self.list(&list, &Taint::default());
+        self.list(list, &Taint::default());
     }
 
     fn spend(&mut self) -> bool {
