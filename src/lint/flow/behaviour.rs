@@ -51,14 +51,14 @@ static PATTERNS: [Pattern; 7] = [
         "a skill never opens a shell to another host",
         r#"(?ix)\b(nc|ncat|netcat)\b[^\n|;]*\s-\w*[ec]\s*['"]?\S*\b(sh|bash|zsh|dash|ksh|cmd(\.exe)?|powershell|pwsh)\b
         |\b(ba|z|k|da)?sh\s+-i\b[^\n]*(>&|&>|<>|>)\s*/dev/(tcp|udp)/
-        |/dev/(tcp|udp)/[^\s/]+/\d+[^\n]*(0>&1|<&\d|>&\d|\|\s*(ba|z)?sh)|\bexec\s+\d+<>\s*["']?/dev/(tcp|udp|\$\{?\w+\}?)/
+        |/dev/(tcp|udp)/[^\s/]+/\d+[^\n]*(0>&1|<&\d|>&\d|\|\s*(ba|z)?sh)|\bexec\s+\d+<>\s*["']?/dev/(tcp|udp|\$\{?\w+\}?)/|["']/dev/\$\{?\w+\}?/\$\{?\w+\}?/\$\{?\w+\}?["']
         |\bsocat\b[^\n]*\b(exec|system):|\bsocat\b[^\n]*\btcp(4|6)?(-connect|-listen)?:[^\n]*\b(pty|stderr|setsid)\b
         |\bmkfifo\b[^\n]*\b(nc|ncat|netcat|openssl\s+s_client|telnet)\b
         |\b(ba|z)?sh\s+-i\b[^\n]*\|\s*(nc|ncat|netcat|openssl|telnet)\b|\bopenssl\s+s_client\b[^\n]*\|\s*(/bin/)?(ba|z)?sh\b
         |\bfsockopen\s*\([^\n]*(exec|system|passthru|shell_exec|proc_open)|(?i:new-object\s+(system\.)?net\.sockets\.tcpclient)[^\n]*
         |\bTCPSocket\.(new|open)\b[^\n]*\b(exec|spawn|system|IO\.popen)|\buse\s+Socket\b[^\n]*\bexec\b
         |\bchild_process\b[^\n]*\bnet\.(Socket|connect)|\bnet\.(Socket|connect)\b[^\n]*\bchild_process|\.pipe\(\s*\w+\.stdin\s*\)[^\n]*\.pipe\(\s*\w+\s*\)
-        |\bpty\.spawn\s*\(|\bos\.dup2\s*\(\s*\w+\.fileno\s*\(\s*\)\s*,\s*[012]\s*\)"#
+        |\bos\.dup2\s*\(\s*\w+\.fileno\s*\(\s*\)\s*,\s*[012]\s*\)"#
     ),
     pattern!(
         &rules::MINER,
@@ -252,6 +252,13 @@ pub fn scan(
         if judged_by_effect.contains(&p.rule.code) && reads_only(code) {
             continue;
         }
+        // `7z x -pinfected sample.zip`: `infected` is the password malware researchers give
+        // archives of samples; the archive is evidence to read, not a program to start.
+        let quoted = quoted.or_else(|| {
+            (p.rule.code == rules::DROPPER.code
+                && m.as_str().to_ascii_lowercase().contains("infected"))
+            .then_some("it unpacks malware samples for analysis (the password `infected`)")
+        });
         push(hits, p.rule, at, m.as_str(), p.what, p.help, quoted, hidden);
     }
     if let Some(m) = DOWNLOAD_RUN.find(code) {

@@ -48,7 +48,8 @@ impl Lang {
             Some("rb") => Some(Lang::Ruby),
             _ => match rel.rsplit('/').next().unwrap_or(rel) {
                 "Makefile" | "makefile" | "GNUmakefile" | "justfile" | "Justfile" | ".justfile"
-                | "Dockerfile" | "Containerfile" => Some(Lang::Shell),
+                | "Dockerfile" | "Containerfile" | "Taskfile.yml" | "Taskfile.yaml"
+                | "taskfile.yml" | "taskfile.yaml" => Some(Lang::Shell),
                 _ => None,
             },
         };

@@ -77,7 +77,7 @@ static QUOTING: LazyLock<Regex> = LazyLock::new(|| {
         |bad\s+example|anti-?patterns?|threat\s+(model|actor|intel\w*)|adversar\w*|phishing|compromised|prompt\s+injection|tool\s+poisoning
         |example\s+of\s+(a|an)\s+(\w+\s+)?(attack|payload|exploit|injection|malicious)|known[- ]bad|typosquat\w*|ransomware|trojan|infostealer|clawhavoc
         |detection\s+rules?|to\s+detect\s+(malicious|attacks?|exfil\w*|reverse|backdoor|miners?|droppers?|injection)
-        |indicators|injection\s+samples|attack\s+samples|quoted\s+(examples?|from|for)|incident\s+reports?|second[\s-]+stage|droppers?|stealers?|defang\w*|reconstructed\s+from|strings\s+like\s+these|in\s+the\s+sample|(malware|attack|infection|kill)\s+chain|injected\s+\w+|pentest\w*|penetration\s+test\w*|incident\s+response|finding\s+template|(command|sql|code|os|shell|template|ldap|xpath|crlf)\s+injection|cvss(\s*v?[234](\.\d)?)?)\b
+        |indicators|injection\s+samples|attack\s+samples|quoted\s+(examples?|from|for)|incident\s+reports?|second[\s-]+stage|stagers?|look\s+for|looks\s+for|what\s+it\s+(looks\s+for|flags|detects|matches)|ruleid|ctf|capture\s+the\s+flag|write-?ups?|hack\s*the\s*box|tryhackme|foothold|droppers?|stealers?|defang\w*|reconstructed\s+from|strings\s+like\s+these|in\s+the\s+sample|(malware|attack|infection|kill)\s+chain|injected\s+\w+|pentest\w*|penetration\s+test\w*|incident\s+response|finding\s+template|(command|sql|code|os|shell|template|ldap|xpath|crlf)\s+injection|cvss(\s*v?[234](\.\d)?)?)\b
         |❌",
     )
 });
@@ -435,7 +435,10 @@ fn inline_units(
             let tail = &text[offset..];
             let window = &tail[..crate::lint::security::floor(tail, 1024)];
             let para = &window[..window.find("\n\n").unwrap_or(window.len())];
-            let quoted = if QUOTING.is_match(lead) || QUOTING.is_match(para) {
+            let quoted = if QUOTING.is_match(lead)
+                || QUOTING.is_match(para)
+                || table_of_patterns(text, offset, line)
+            {
                 Some("the text around it describes an attack")
             } else {
                 None
@@ -454,6 +457,36 @@ fn inline_units(
         }
         rest = close + ticks;
     }
+}
+
+/// Whether `line` (at `offset` in `text`) is a row of a Markdown table whose header names what
+/// rules look for (`| Rule id | Language | Flags |`, `| Technique | What it looks for |`):
+/// its cells are patterns, not commands.
+fn table_of_patterns(text: &str, offset: usize, line: &str) -> bool {
+    static HEADER: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)\b(rules?|rule\s+id|flags?|detects?|detection|matches|patterns?|signatures?|indicators?|iocs?|looks?\s+for|technique)\b",
+        )
+    });
+    if !line.trim_start().starts_with('|') {
+        return false;
+    }
+    // The first row of the table: back over the rows above, at most 64 of them.
+    let mut header = line;
+    let mut at = offset;
+    for _ in 0..64 {
+        let Some(prev_end) = at.checked_sub(1) else {
+            break;
+        };
+        let start = text[..prev_end].rfind('\n').map_or(0, |i| i + 1);
+        let prev = &text[start..prev_end];
+        if !prev.trim_start().starts_with('|') {
+            break;
+        }
+        header = prev;
+        at = start;
+    }
+    HEADER.is_match(header)
 }
 
 #[cfg(test)]

@@ -64,6 +64,9 @@ const OFFICIAL_SITES: &[&str] = &[
     "hashicorp.com",
     "kubernetes.io",
     "k8s.io",
+    "ollama.com",
+    "docker.com",
+    "code.visualstudio.com",
 ];
 
 /// Whether code or a download from `url` needs a review nobody did.

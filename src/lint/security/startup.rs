@@ -212,6 +212,15 @@ fn registers(act: &Act) -> Option<&'static str> {
 /// path: `core.editor "code --wait"`, `credential.helper osxkeychain`, `core.pager delta`.
 fn well_known_git_program(key: &str, value: &str) -> bool {
     let value = value.trim().trim_matches(['"', '\'']);
+    // `core.sshCommand` names ssh itself, by its path (Windows ships OpenSSH in System32) and
+    // with its own options: `C:/Windows/System32/OpenSSH/ssh.exe`, `ssh -i ~/.ssh/deploy`.
+    if key.eq_ignore_ascii_case("core.sshcommand")
+        && !value.contains(['!', ';', '|', '&', '$', '`', '(', '<', '>'])
+    {
+        let program = value.split_whitespace().next().unwrap_or("");
+        let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
+        return name.eq_ignore_ascii_case("ssh") || name.eq_ignore_ascii_case("ssh.exe");
+    }
     if value.contains(['!', ';', '|', '&', '$', '`', '/', '\\', '(', '<', '>']) {
         return false;
     }
@@ -276,6 +285,13 @@ fn normal(path: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// The ssh config keywords that run a command.
+static SSH_RUNS: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?i)\b(proxycommand|localcommand|permitlocalcommand|knownhostscommand|remotecommand)\b|\bmatch\s+[^\n]*\bexec\b",
+    )
+});
+
 /// Why writing `body` to `path` is refused, and under which rule.
 fn judge_write(path: &str, body: &str) -> Option<(&'static Rule, String)> {
     let path = normal(path);
@@ -300,6 +316,17 @@ fn judge_write(path: &str, body: &str) -> Option<(&'static Rule, String)> {
     }
     if STARTUP_PATH.is_match(&path) {
         if path.ends_with("tasks.json") && !body.contains("folderOpen") && !body.contains("assets/")
+        {
+            return None;
+        }
+        // ssh runs a command of its config only where a keyword says so; host entries
+        // (`Host`, `HostName`, `User`, `IdentityFile`) run nothing.
+        if path.ends_with(".ssh/config")
+            && !body.trim().is_empty()
+            && !SSH_RUNS.is_match(body)
+            && body
+                .lines()
+                .any(|l| l.trim_start().to_ascii_lowercase().starts_with("host"))
         {
             return None;
         }
