@@ -955,7 +955,7 @@ mod tests {
         );
         assert_eq!(
             make_as_shell("SH := $(firstword $(wildcard /usr/bin/bash /bin/sh))\n"),
-            "SH=\"/usr/bin/bash\""
+            "SH=\"/usr/bin/bash\"\n"
         );
     }
 
