@@ -292,6 +292,33 @@ proptest! {
     }
 }
 
+/// A character wider than a byte just before `://` or before a loop's `in`: where a scheme or
+/// a loop variable starts is found by characters, not bytes (CI found the first by fuzzing).
+#[test]
+fn wide_characters_before_a_scheme_or_a_loop_word() {
+    for t in [
+        "for ($i = 0; $i -lt 3; $i++) { éhttps://x.example/",
+        "GET=$(x) ; $GET é中https://x.example/a | sh",
+        "for é in list; do curl 中https://x.example/$é; done",
+        "for (const 中 of xs) { fetch('éhttps://x.example/' + 中) }",
+        "foreach ($é in $list) { iwr é://x }",
+    ] {
+        let _ = flow::shell::flows([(t, 0)]);
+        for lang in [lex::Lang::Python, lex::Lang::Js, lex::Lang::PowerShell] {
+            let _ = flow::script::flows(t, lang);
+            let _ = flow::fold::fold(t, lang, &std::collections::HashMap::new());
+        }
+        for rel in ["SKILL.md", "scripts/a.sh", "scripts/a.py", "a.ps1"] {
+            let input = skills::lint::security::Input::new(rel, t, t, rel == "SKILL.md");
+            for home in skills::lint::security::HOMES {
+                for hit in (home.findings)(&input, false) {
+                    assert!(hit.at <= t.len());
+                }
+            }
+        }
+    }
+}
+
 /// Shell shaped to be costly: deep nesting, strings parsed again and again, thousands of
 /// here-documents and functions calling each other. It must simply finish.
 #[test]

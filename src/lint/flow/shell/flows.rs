@@ -349,9 +349,13 @@ fn escapes(s: &str) -> usize {
 /// Where a URL literal is in an argument: the argument itself, or `host/path` without a scheme.
 fn url_in(s: &str) -> Option<String> {
     if let Some(at) = s.find("://") {
+        // The scheme starts after the last character that cannot be in one; that character may
+        // be wider than a byte.
         let start = s[..at]
-            .rfind(|c: char| !c.is_ascii_alphanumeric() && c != '+' && c != '-' && c != '.')
-            .map_or(0, |i| i + 1);
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !c.is_ascii_alphanumeric() && c != '+' && c != '-' && c != '.')
+            .map_or(0, |(i, c)| i + c.len_utf8());
         return Some(s[start..].to_owned());
     }
     None

@@ -298,7 +298,11 @@ fn iteration_vars<'c>(code: &'c str, list: &str) -> Vec<&'c str> {
             continue;
         };
         let head = head.trim_end();
-        let start = head.rfind(|c: char| !ident(c)).map_or(0, |i| i + 1);
+        let start = head
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !ident(c))
+            .map_or(0, |(i, c)| i + c.len_utf8());
         let var = head[start..].trim_start_matches('$');
         let keyword = head[..start]
             .trim_end_matches(['(', ' '])
