@@ -295,19 +295,31 @@ fn aliases(code: &str) -> String {
     let mut out = code.to_owned();
     // From the last alias back, so the offsets of earlier ones stay right.
     for (end, name, target) in found.into_iter().rev() {
-        let call = Regex::from_hir(
-            &regex_syntax::parse(&format!(r"(^|[^\w$.]){}\s*\(", regex::escape(&name)))
-                .expect("an escaped name parses"),
-        )
-        .expect("a call pattern builds");
-        let tail = call
-            .replace_all(&out[end..], |c: &crate::lint::rx::Captures<'_>| {
-                format!("{}{target}(", &c[1])
-            })
-            .into_owned();
+        let tail = calls_renamed(&out[end..], &name, &target);
         out.truncate(end);
         out.push_str(&tail);
     }
+    out
+}
+
+/// `code` with each call of `name` (`name(`, `name (`; not `x.name(` nor `other_name(`) written
+/// as a call of `target`.
+fn calls_renamed(code: &str, name: &str, target: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut last = 0;
+    for (at, _) in code.match_indices(name) {
+        if at < last {
+            continue;
+        }
+        let before = code[..at].chars().next_back();
+        let call = code[at + name.len()..].trim_start().starts_with('(');
+        if call && before.is_none_or(|c| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '.'))) {
+            out.push_str(&code[last..at]);
+            out.push_str(target);
+            last = at + name.len();
+        }
+    }
+    out.push_str(&code[last..]);
     out
 }
 
