@@ -294,7 +294,7 @@ const CREDENTIAL_KINDS: &[(&str, &str)] = &[
 static CREDENTIAL_ACCESS: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r#"(?ix)
-        (?P<ssh>\.ssh([/\\]+(id_[a-z0-9_]+|identity|authorized_keys)|[/\\]*(\*|["'`\s,;)\]]|$)))
+        (?P<ssh>\.ssh([/\\]+(id_[a-z0-9_]+|identity|authorized_keys|[a-z0-9_.-]*(rsa|ed25519|ecdsa|dsa|_key|\.pem)\b)|[/\\]*(\*|["'`\s,;)\]]|$)))
         | (?P<cloud>\.aws([/\\]+credentials|[/\\]*(\*|["'`\s,;)\]]|$))|\.config[/\\]+gcloud\b|application_default_credentials\.json
             |\.azure[/\\]+(accesstokens\.json|msal_token_cache)|\.git-credentials\b|\.netrc\b|\.pypirc\b
             |(~|\$home|\$\{home\})[/\\]+\.npmrc\b)

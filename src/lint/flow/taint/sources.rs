@@ -222,7 +222,7 @@ pub(super) static WHOLE_ENV: LazyLock<Regex> = LazyLock::new(|| {
 
 pub(super) static STORE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r#"(?ix)(?P<file>\.aws[/\\]+(credentials|config)\b|\.ssh[/\\]+(id_[a-z0-9_]+|identity)\b|\.ssh\b[/\\]*(\*|["'`\s)\],;]|$)
+        r#"(?ix)(?P<file>\.aws[/\\]+(credentials|config)\b|\.ssh[/\\]+(id_[a-z0-9_]+|identity|[a-z0-9_.-]*(rsa|ed25519|ecdsa|dsa|_key|\.pem))\b|\.ssh\b[/\\]*(\*|["'`\s)\],;]|$)
         |\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.kube[/\\]+config\b|\.docker[/\\]+config\.json|gcloud[/\\]+(credentials|application_default|access_tokens|legacy_credentials)
         |application_default_credentials\.json|\.azure[/\\]+\w|\.gnupg\b|/etc/shadow\b|\.config[/\\]+gh[/\\]+hosts\.yml|\.terraform\.d[/\\]+credentials
         |\.claude\.json\b|\.claude[/\\]+\.credentials\.json|\.codex[/\\]+auth\.json|\.gemini[/\\]+oauth_creds\.json|Microsoft[/\\]+(Credentials|Protect)\b
