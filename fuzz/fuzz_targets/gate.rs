@@ -1,5 +1,5 @@
 //! The gate's analysis of one file, as SKILL.md, a reference and scripts of each language, by
-//! every rule home: no panic on any input.
+//! every rule home: no panic on any input, and every finding at a character of the text.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -13,7 +13,10 @@ fuzz_target!(|bytes: &[u8]| {
         let _ = flow::analyse(rel, &text, markdown);
         let input = Input::new(rel, &text, &text, markdown);
         for home in HOMES {
-            let _ = (home.findings)(&input, true);
+            for hit in (home.findings)(&input, true) {
+                // Where a finding is reported: a character of the file, never inside one.
+                assert!(text.is_char_boundary(hit.at), "{}", hit.at);
+            }
         }
     }
 });

@@ -204,10 +204,12 @@ pub fn position(text: &str, offset: usize) -> (usize, usize) {
     let mut line_no = 1;
     for line in lines(text) {
         if offset < line.next || line.next == text.len() {
-            let col = text[line.start..offset.min(line.end).max(line.start)]
-                .chars()
-                .count()
-                + 1;
+            // An offset inside a character counts from that character's start.
+            let mut end = offset.min(line.end).max(line.start);
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let col = text[line.start..end].chars().count() + 1;
             return (line_no, col);
         }
         line_no += 1;

@@ -195,9 +195,12 @@ pub fn told_to_run_here(skill_md: &str, rel: &str) -> bool {
             offsets.into_iter().any(|at| {
                 let from = floor.min(at);
                 floor = at + name_len;
+                // (A quote or a space may be wider than a byte: U+00A0, U+3000.)
                 let token_start = skill_md[from..at]
-                    .rfind(quote)
-                    .map_or(from, |i| from + i + 1);
+                    .char_indices()
+                    .rev()
+                    .find(|&(_, c)| quote(c))
+                    .map_or(from, |(i, c)| from + i + c.len_utf8());
                 let path = &skill_md[token_start..at];
                 if path.starts_with('/') {
                     return false;
@@ -398,8 +401,9 @@ fn push_paragraph(
     let near = back(text, start, 800).max(context_start);
     let quoted = if QUOTING
         .is_match(&text[context_start..heading_end.min(start).max(context_start)])
-        || QUOTING.is_match(&text[near..end.min(start + 8192).max(near)])
-    {
+        || QUOTING.is_match(
+            &text[near..crate::lint::security::floor(text, end.min(start + 8192)).max(near)],
+        ) {
         Some("the text around it describes an attack")
     } else {
         None

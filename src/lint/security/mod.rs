@@ -351,7 +351,8 @@ pub fn scan(cx: &mut crate::lint::Cx<'_>, path: &std::path::Path, input: &Input<
     for home in HOMES {
         let mut reported = 0;
         for hit in (home.findings)(input, true) {
-            let (line, col) = crate::skill::frontmatter::position(input.text, hit.at);
+            let (line, col) =
+                crate::skill::frontmatter::position(input.text, floor(input.text, hit.at));
             if seen.contains(&(hit.rule.code, line)) {
                 continue;
             }

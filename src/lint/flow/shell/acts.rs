@@ -266,13 +266,16 @@ impl Walk {
                 .position(|a| a.starts_with('-') && a.ends_with('c'))
             && let Some(code) = args.get(i + 1)
         {
-            let inner = syntax::parse(code);
+            // Its offsets are in the string: what it does is reported at the command.
+            let mut inner = syntax::parse(code);
+            syntax::map_offsets(&mut inner, &|_| simple.at);
             self.list(&inner, &fed, level + 1);
         }
         if let Some(split) = &run.split
             && level == 0
         {
-            let inner = syntax::parse(split);
+            let mut inner = syntax::parse(split);
+            syntax::map_offsets(&mut inner, &|_| simple.at);
             self.list(&inner, &fed, level + 1);
         }
         self.acts.push(Act {

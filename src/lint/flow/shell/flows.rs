@@ -1241,31 +1241,7 @@ fn strip_name(word: &Word, name: &str) -> Word {
 
 /// A list parsed from a string, its offsets set to `at` (where the string's command is).
 fn relocate(mut list: List, at: usize) -> List {
-    fn set(list: &mut List, at: usize) {
-        for p in &mut list.pipelines {
-            p.at = at;
-            for c in &mut p.commands {
-                match c {
-                    Command::Simple(s) => {
-                        s.at = at;
-                        for w in s
-                            .words
-                            .iter_mut()
-                            .chain(s.assigns.iter_mut().map(|(_, w)| w))
-                        {
-                            for part in &mut w.parts {
-                                if let Part::Command(l) | Part::Process(l, _) = part {
-                                    set(l, at);
-                                }
-                            }
-                        }
-                    }
-                    Command::Group(l, _) | Command::Function(_, l) => set(l, at),
-                }
-            }
-        }
-    }
-    set(&mut list, at);
+    syntax::map_offsets(&mut list, &|_| at);
     list
 }
 

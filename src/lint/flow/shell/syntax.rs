@@ -993,7 +993,10 @@ impl Parser<'_> {
                             digits(self, 8, 3).and_then(char::from_u32)
                         }
                         b'c' => {
-                            self.i += 1;
+                            // `\cX`: a control character; X may be wider than a byte, or absent.
+                            if self.i < self.bytes.len() {
+                                self.i += self.char_at(self.i).len_utf8();
+                            }
                             None
                         }
                         _ => {
@@ -1023,12 +1026,14 @@ impl Parser<'_> {
             self.i += 1;
             let start = self.i;
             let mut inner = String::new();
+            let mut unescaped = false;
             while let Some(b) = self.peek() {
                 match b {
                     b'`' => break,
                     b'\\' if matches!(self.at(1), Some(b'`' | b'\\' | b'$')) => {
                         inner.push(char::from(self.bytes[self.i + 1]));
                         self.i += 2;
+                        unescaped = true;
                     }
                     _ => {
                         let c = self.char_at(self.i);
@@ -1055,7 +1060,13 @@ impl Parser<'_> {
                     nested.skip_stray();
                 }
             }
-            shift_list(&mut list, start);
+            if unescaped {
+                // Each `\\`, `` \` `` or `\$` is a byte shorter inside: offsets past one would
+                // drift, so everything nested points at the backquote.
+                map_offsets(&mut list, &|_| start);
+            } else {
+                shift_list(&mut list, start);
+            }
             return Some(Part::Command(list));
         }
         let next = self.at(1)?;
@@ -1163,12 +1174,33 @@ fn shift(parts: Vec<Part>, by: usize) -> Vec<Part> {
 }
 
 fn shift_list(list: &mut List, by: usize) {
+    map_offsets(list, &|at| at.saturating_add(by));
+}
+
+/// `f` applied to every offset of `list`: its pipelines and commands, and those of the
+/// substitutions in their words, assignments and redirect targets, at every depth (a `$(…)`
+/// inside backquotes or a here-document is in the same text as the command around it).
+pub fn map_offsets(list: &mut List, f: &dyn Fn(usize) -> usize) {
     for p in &mut list.pipelines {
-        p.at = p.at.saturating_add(by);
+        p.at = f(p.at);
         for c in &mut p.commands {
             match c {
-                Command::Simple(s) => s.at = s.at.saturating_add(by),
-                Command::Group(l, _) | Command::Function(_, l) => shift_list(l, by),
+                Command::Simple(s) => {
+                    s.at = f(s.at);
+                    let words = s
+                        .words
+                        .iter_mut()
+                        .chain(s.assigns.iter_mut().map(|(_, w)| w))
+                        .chain(s.redirects.iter_mut().map(|r| &mut r.target));
+                    for w in words {
+                        for part in &mut w.parts {
+                            if let Part::Command(l) | Part::Process(l, _) = part {
+                                map_offsets(l, f);
+                            }
+                        }
+                    }
+                }
+                Command::Group(l, _) | Command::Function(_, l) => map_offsets(l, f),
             }
         }
     }
