@@ -653,12 +653,7 @@ impl State {
 }
 
 fn contains_word(text: &str, word: &str) -> bool {
-    text.match_indices(word).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + word.len()..].chars().next();
-        before.is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
-            && after.is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
-    })
+    stmt::word_at(text, word).next().is_some()
 }
 
 static OPENED: LazyLock<Regex> =

@@ -23,7 +23,8 @@ pub struct Stmt {
     /// The names it assigns, and the byte offset in `code` where the assigned value starts.
     pub assigns: Vec<String>,
     pub rhs_at: usize,
-    /// Refs passed as a child process's environment (`env=…`): not sent anywhere by that.
+    /// Refs passed as a child process's environment (`env=…`) or as an ssh client's identity
+    /// file ([`identity_only`]): not sent anywhere by that.
     pub env_args: Vec<String>,
     /// Column of its first token (Python blocks), and braces opened minus closed.
     pub indent: usize,
@@ -164,12 +165,7 @@ pub fn prepare(text: &str, toks: &[Token], lang: Lang) -> Option<Stmt> {
     let indent = text[..start].rfind('\n').map_or(start, |nl| start - nl - 1);
     let (assigns, rhs_at) = assignment(text, toks, lang, start);
     let mut env_args = env_arguments(&code);
-    env_args.extend(
-        refs.iter()
-            .filter(|r| identity_only(&code, r))
-            .cloned()
-            .collect::<Vec<_>>(),
-    );
+    env_args.extend(refs.iter().filter(|r| identity_only(&code, r)).cloned());
     Some(Stmt {
         start,
         end,
@@ -204,16 +200,8 @@ pub fn identity_only(code: &str, name: &str) -> bool {
         return false;
     }
     let mut seen = false;
-    for (at, _) in code.match_indices(name) {
+    for at in word_at(code, name) {
         let before = &code[..at];
-        let after = code[at + name.len()..].chars().next();
-        let starts = before
-            .chars()
-            .next_back()
-            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
-        if !starts || after.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-            continue;
-        }
         seen = true;
         let option = before.trim_end_matches(['$', '{', '"', '\'', ' ', '\t', ',', '[', '(']);
         let identity = option.ends_with("IdentityFile=")
@@ -226,6 +214,16 @@ pub fn identity_only(code: &str, name: &str) -> bool {
         }
     }
     seen
+}
+
+/// Where `word` stands in `text` as a whole word (no letter, digit or `_` on either side).
+pub(super) fn word_at<'a>(text: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let part = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).filter_map(move |(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        (!before.is_some_and(part) && !after.is_some_and(part)).then_some(at)
+    })
 }
 
 /// What the body of a loop or condition on one line assigns: `for (…) { $bmp.SetPixel(…) }`.
