@@ -186,6 +186,77 @@ fn installed_by_script(cx: &mut Cx<'_>, rel: &str) -> bool {
     runner_says(cx, rel, |text| installs(text, rel))
 }
 
+/// Whether `rel` is the source of a program in a language the engine does not parse (Go, PHP,
+/// Perl, Lua, Rust, C, Java, …): what its literals hide runs when it is built or run, so it is
+/// no data file.
+pub fn is_source(rel: &str) -> bool {
+    matches!(
+        extension(rel).as_deref(),
+        Some(
+            "go" | "php"
+                | "phtml"
+                | "pl"
+                | "pm"
+                | "t"
+                | "lua"
+                | "rs"
+                | "c"
+                | "cc"
+                | "cpp"
+                | "cxx"
+                | "h"
+                | "hpp"
+                | "cs"
+                | "java"
+                | "kt"
+                | "kts"
+                | "scala"
+                | "groovy"
+                | "gradle"
+                | "swift"
+                | "m"
+                | "mm"
+                | "r"
+                | "jl"
+                | "ex"
+                | "exs"
+                | "erl"
+                | "hs"
+                | "dart"
+                | "zig"
+                | "nim"
+                | "vb"
+                | "vbs"
+                | "bat"
+                | "cmd"
+                | "psd1"
+                | "applescript"
+                | "scpt"
+                | "awk"
+                | "sed"
+                | "tcl"
+                | "fish"
+                | "rake"
+                | "gemspec"
+                | "cr"
+                | "v"
+                | "d"
+                | "ml"
+                | "fs"
+                | "fsx"
+                | "clj"
+                | "cljs"
+                | "coffee"
+                | "wasm"
+                | "wat"
+                | "sol"
+        )
+    ) || matches!(
+        rel.rsplit('/').next().unwrap_or(rel),
+        "Rakefile" | "Gemfile" | "Vagrantfile" | "Guardfile" | "Podfile" | "Fastfile"
+    )
+}
+
 pub fn is_markdown(rel: &str) -> bool {
     matches!(extension(rel).as_deref(), Some("md" | "markdown" | "mdx"))
 }
@@ -330,7 +401,8 @@ pub fn check(cx: &mut Cx<'_>) {
         let data = !markdown
             && !prose
             && !file.is_executable()
-            && super::flow::lex::Lang::of_script(&file.rel, text).is_none();
+            && super::flow::lex::Lang::of_script(&file.rel, text).is_none()
+            && !is_source(&file.rel);
         let quotation = if cx.diagnostics.len() == before {
             None
         } else if builds_image(&file.rel) {

@@ -45,8 +45,11 @@ impl Lang {
             Some("py" | "pyw") => Some(Lang::Python),
             Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx") => Some(Lang::Js),
             Some("ps1" | "psm1") => Some(Lang::PowerShell),
-            Some("rb") => Some(Lang::Ruby),
+            Some("rb" | "rake" | "gemspec") => Some(Lang::Ruby),
             _ => match rel.rsplit('/').next().unwrap_or(rel) {
+                "Rakefile" | "Gemfile" | "Vagrantfile" | "Guardfile" | "Podfile" | "Fastfile" => {
+                    Some(Lang::Ruby)
+                }
                 "Makefile" | "makefile" | "GNUmakefile" | "justfile" | "Justfile" | ".justfile"
                 | "Dockerfile" | "Containerfile" | "Taskfile.yml" | "Taskfile.yaml"
                 | "taskfile.yml" | "taskfile.yaml" => Some(Lang::Shell),

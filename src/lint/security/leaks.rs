@@ -94,7 +94,8 @@ static SECRET: LazyLock<Regex> = LazyLock::new(|| {
         |\baz\s+account\s+get-access-token|\bkubectl\s+config\s+view\b[^|;\n]*--raw|\.kube/config\b
         |\bsecurity\s+find-(generic|internet)-password|with\s+hidden\s+answer|read\s+-s\w*\s|Read-Host\s[^\n]*-AsSecureString|getpass\(
         |\bop\s+(read|item\s+get)\b|\bvault\s+(read|kv\s+get)\b|\bheroku\s+auth:token|\bnpm\s+token\b|docker-credential-|\bdoctl\s+auth\b
-        |~/\.(aws|ssh|gnupg|netrc|git-credentials|npmrc|pypirc|docker/config\.json|config/gh|kube)\b|/\.aws/credentials|/\.ssh/id_|\.git-credentials|\bid_(rsa|ed25519|ecdsa)\b
+        |(~|\$\{?HOME\}?|\$env:USERPROFILE|%USERPROFILE%)[/\\]+\.(aws|ssh|gnupg|netrc|git-credentials|npmrc|pypirc|docker[/\\]+config\.json|config[/\\]+(gh|gcloud|solana)|kube|azure|vault-token|terraform\.d|password-store)\b
+        |/\.aws/credentials|/\.ssh/id_|\.git-credentials|\bid_(rsa|ed25519|ecdsa)\b|\bapplication_default_credentials\.json|\bgcloud[/\\]+credentials\.db
         |(^|[\s'"(=/])\.env(\.(local|production|prod|development|dev|staging|test))?\b
         |(?-i:\$\{?[A-Z0-9_]*(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|DATABASE_URL|DSN|CREDENTIALS|PRIVATE_KEY)\b\}?|\$env:[A-Z0-9_]*(KEY|TOKEN|SECRET|PASSWORD)\b)
         |(?-i:\benviron(\.get)?\s*[\[(]\s*['"][A-Z0-9_]*(API_?KEY|TOKEN|SECRET|PASSWORD|DATABASE_URL|DSN|CREDENTIALS)['"]|\bgetenv\(\s*['"][A-Z0-9_]*(KEY|TOKEN|SECRET|PASSWORD|DATABASE_URL)['"])
@@ -250,6 +251,48 @@ fn sends(act: &Act) -> bool {
     data_flag || !act.fed.trim().is_empty() || act.args.iter().any(|a| a.contains("$("))
 }
 
+/// `text` with each `$name` and `${name}` of `vars` replaced by its value, and the values'
+/// own variables in turn (four rounds at most, and no longer than 4 KiB).
+fn substituted(text: &str, vars: &HashMap<String, String>) -> String {
+    let mut out = text.to_owned();
+    for _ in 0..4 {
+        if !out.contains('$') {
+            break;
+        }
+        let mut next = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        let mut changed = false;
+        while let Some(at) = rest.find('$') {
+            next.push_str(&rest[..at]);
+            let after = &rest[at + 1..];
+            let (name, skip) = if let Some(inner) = after.strip_prefix('{') {
+                inner
+                    .find('}')
+                    .map_or(("", 0), |end| (&inner[..end], end + 2))
+            } else {
+                let end = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                (&after[..end], end)
+            };
+            if let Some(value) = vars.get(name).filter(|_| !name.is_empty()) {
+                next.push_str(value.trim_matches(['"', '\'']));
+                rest = &after[skip..];
+                changed = true;
+            } else {
+                next.push('$');
+                rest = after;
+            }
+        }
+        next.push_str(rest);
+        out = next;
+        if !changed || out.len() > 4096 {
+            break;
+        }
+    }
+    out
+}
+
 /// Whether `text` holds `$name` or `${name}` (as a prefix, as a plain `contains` finds it).
 fn expands(text: &str, name: &str) -> bool {
     memchr::memchr_iter(b'$', text.as_bytes()).any(|at| {
@@ -290,30 +333,26 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         }
         for act in input.acts(index) {
             let at = unit.start + act.at.min(body.len());
-            let mut seen = format!("{} {}", act.fed, act.line());
-            // The values of the variables it expands, and of those these expand in turn.
-            let mut expanded: Vec<&str> = Vec::new();
-            while seen.contains('$') {
-                let more: Vec<(&str, &str)> = vars
-                    .iter()
-                    .filter(|(name, _)| !expanded.contains(&name.as_str()) && expands(&seen, name))
-                    .map(|(name, value)| (name.as_str(), value.as_str()))
-                    .collect();
-                if more.is_empty() {
-                    break;
-                }
-                for (name, value) in more {
-                    expanded.push(name);
-                    seen.push(' ');
-                    seen.push_str(value);
-                }
+            let line = format!("{} {}", act.fed, act.line());
+            // The command as it runs: each variable it expands written as its value (`tar czf
+            // "$OUT" "$D/gcloud"` with `D=$HOME/.config` reads `$HOME/.config/gcloud`), and the
+            // values appended as well, for a value split across variables.
+            let mut seen = substituted(&line, &vars);
+            let mut named: Vec<(&String, &String)> = vars
+                .iter()
+                .filter(|(name, _)| expands(&line, name))
+                .collect();
+            named.sort();
+            for (_, value) in named {
+                seen.push(' ');
+                seen.push_str(value);
             }
             staged.retain(|p| p.len() >= 2 && p != "." && p != "..");
             let touches_staged = staged.iter().any(|p| seen.contains(p.as_str()));
             // Files that now hold a source: copies, archives, redirections.
             if SECRET.is_match(&seen) || DATA.is_match(&seen) || touches_staged {
                 for (path, _) in &act.writes {
-                    staged.push(basename(path).to_owned());
+                    staged.push(basename(&substituted(path, &vars)).to_owned());
                 }
                 // A command that gathers on its own (`screencapture x.png`) writes its operands.
                 let line = act.line();
@@ -323,7 +362,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                         .iter()
                         .filter(|a| !a.starts_with('-') && (a.contains('/') || a.contains('.')))
                     {
-                        staged.push(basename(operand).to_owned());
+                        staged.push(basename(&substituted(operand, &vars)).to_owned());
                     }
                 }
                 if matches!(
@@ -331,7 +370,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                     "tar" | "zip" | "7z" | "gzip" | "gpg" | "openssl"
                 ) && let Some(out) = archive_output(act)
                 {
-                    staged.push(basename(&out).to_owned());
+                    staged.push(basename(&substituted(&out, &vars)).to_owned());
                 }
             }
             if act.program == "git"
@@ -371,10 +410,12 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             if !NETWORK.contains(&act.program.as_str()) || !sends(act) {
                 continue;
             }
+            // The address, also where a variable holds it (`curl … "$U"`).
             let url: Option<String> = act.args.iter().find_map(|a| {
-                URL.find(a)
+                let a = substituted(a, &vars);
+                URL.find(&a)
                     .map(|m| m.as_str().to_owned())
-                    .or_else(|| remote_path(a))
+                    .or_else(|| remote_path(&a))
             });
             let raw = matches!(act.program.as_str(), "nc" | "ncat" | "netcat" | "telnet");
             let host: Option<String> = match url {
