@@ -78,48 +78,29 @@ fn package_scripts(text: &str) -> Option<String> {
     Some(lines.join("\n") + "\n")
 }
 
-/// Whether SKILL.md tells the agent to put the data file `rel` where something runs it: a line
-/// that names the file (its path, or a name of five characters or more) with a verb that
-/// installs it (`merge assets/settings.json into ~/.claude/settings.json`, `copy
-/// rotate.desktop to ~/.config/autostart`). Such a file is a payload, not data, and is judged
-/// by what it holds. A file the tools of a project run where it lies (`.pre-commit-config.yaml`,
-/// `.vscode/tasks.json`) is judged the same way.
-pub fn put_in_place(skill_md: &str, rel: &str) -> bool {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    // Files their tools run where they lie: pre-commit's and lefthook's hooks, VS Code's tasks,
-    // Task's `Taskfile.yml` (`task setup` runs its `cmds`).
-    if matches!(
-        name,
-        ".pre-commit-config.yaml"
-            | "Taskfile.yml"
-            | "Taskfile.yaml"
-            | "taskfile.yml"
-            | "taskfile.yaml"
-            | "lefthook.yml"
-            | "lefthook.yaml"
-            | ".lefthook.yml"
-    ) || rel.ends_with(".vscode/tasks.json")
-    {
-        return true;
-    }
-    installs(skill_md, rel)
-}
+/// Most bytes of instructions read for placements: SKILL.md and the skill's other Markdown files.
+const MAX_INSTRUCTIONS: u64 = 2 << 20;
 
-/// Whether a line of `text` names the file `rel` (its path, or a name of five characters or
-/// more) with a verb that installs it.
-fn installs(text: &str, rel: &str) -> bool {
-    static INSTALLS: LazyLock<crate::lint::rx::Regex> = LazyLock::new(|| {
-        super::exec::ascii_regex(
-            r"(?i)\b(copy|copies|cp|merge|install|move|mv|place|put|add|append|write|ln|symlink|register|apply|drop|import|enable|overwrite|replace|tee|load|bootstrap)\b",
-        )
-    });
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    if name.len() < 5 {
-        return false;
+/// What the skill tells the agent: SKILL.md, then its other Markdown files (references are read
+/// by agents whether or not SKILL.md names them), up to [`MAX_INSTRUCTIONS`] bytes.
+fn instructions(cx: &Cx<'_>, inventory: &crate::skill::inventory::Inventory) -> String {
+    let mut out = cx.skill.map_or_else(String::new, |s| s.text.clone());
+    let mut budget = MAX_INSTRUCTIONS.saturating_sub(out.len() as u64);
+    for file in &inventory.files {
+        if !matches!(file.kind, FileKind::File)
+            || file.path == cx.entry.file
+            || !is_markdown(&file.rel)
+            || file.size > budget
+        {
+            continue;
+        }
+        if let Ok(bytes) = cx.read(file) {
+            budget = budget.saturating_sub(bytes.len() as u64);
+            out.push_str("\n\n");
+            out.push_str(&String::from_utf8_lossy(&bytes));
+        }
     }
-    text.lines()
-        .filter(|line| line.contains(rel) || line.contains(name))
-        .any(|line| INSTALLS.is_match(line))
+    out
 }
 
 /// Folders that hold examples, samples and test fixtures.
@@ -150,7 +131,7 @@ fn example_code(cx: &mut Cx<'_>, rel: &str, text: &str, skill_md: &str) -> bool 
     // (Nor does a script, a Makefile or npm's `test` script of the skill name it.)
     example
         && !skill_md.contains(name)
-        && !put_in_place(skill_md, rel)
+        && !super::placement::put_in_place(skill_md, rel)
         && !runner_says(cx, rel, |text| text.contains(name))
 }
 
@@ -183,78 +164,7 @@ fn runner_says(cx: &mut Cx<'_>, rel: &str, says: impl Fn(&str) -> bool) -> bool 
 /// assets/dotbak.service ~/.config/systemd/user/` makes the unit a payload as much as SKILL.md
 /// telling the agent to copy it does.
 fn installed_by_script(cx: &mut Cx<'_>, rel: &str) -> bool {
-    runner_says(cx, rel, |text| installs(text, rel))
-}
-
-/// Whether `rel` is the source of a program in a language the engine does not parse (Go, PHP,
-/// Perl, Lua, Rust, C, Java, …): what its literals hide runs when it is built or run, so it is
-/// no data file.
-pub fn is_source(rel: &str) -> bool {
-    matches!(
-        extension(rel).as_deref(),
-        Some(
-            "go" | "php"
-                | "phtml"
-                | "pl"
-                | "pm"
-                | "t"
-                | "lua"
-                | "rs"
-                | "c"
-                | "cc"
-                | "cpp"
-                | "cxx"
-                | "h"
-                | "hpp"
-                | "cs"
-                | "java"
-                | "kt"
-                | "kts"
-                | "scala"
-                | "groovy"
-                | "gradle"
-                | "swift"
-                | "m"
-                | "mm"
-                | "r"
-                | "jl"
-                | "ex"
-                | "exs"
-                | "erl"
-                | "hs"
-                | "dart"
-                | "zig"
-                | "nim"
-                | "vb"
-                | "vbs"
-                | "bat"
-                | "cmd"
-                | "psd1"
-                | "applescript"
-                | "scpt"
-                | "awk"
-                | "sed"
-                | "tcl"
-                | "fish"
-                | "rake"
-                | "gemspec"
-                | "cr"
-                | "v"
-                | "d"
-                | "ml"
-                | "fs"
-                | "fsx"
-                | "clj"
-                | "cljs"
-                | "coffee"
-                | "wasm"
-                | "wat"
-                | "sol"
-        )
-    ) || matches!(
-        rel.rsplit('/').next().unwrap_or(rel),
-        "Rakefile" | "Gemfile" | "Vagrantfile" | "Guardfile" | "Podfile" | "Fastfile"
-    )
+    runner_says(cx, rel, |text| super::placement::installs(text, rel))
 }
 
 pub fn is_markdown(rel: &str) -> bool {
@@ -274,6 +184,8 @@ pub fn is_prose(rel: &str, executable: bool, text: &str) -> bool {
 pub fn check(cx: &mut Cx<'_>) {
     let inventory = cx.inventory();
     let skill_file = cx.entry.file.clone();
+    let instructions = instructions(cx, &inventory);
+    let rels: Vec<&str> = inventory.files.iter().map(|f| f.rel.as_str()).collect();
     for file in &inventory.files {
         match &file.kind {
             FileKind::Symlink(link) if link.escapes => {
@@ -402,12 +314,14 @@ pub fn check(cx: &mut Cx<'_>) {
             && !prose
             && !file.is_executable()
             && super::flow::lex::Lang::of_script(&file.rel, text).is_none()
-            && !is_source(&file.rel);
+            && !super::flow::lex::unparsed_source(&file.rel);
         let quotation = if cx.diagnostics.len() == before {
             None
         } else if builds_image(&file.rel) {
             Some(IN_IMAGE)
-        } else if data && !put_in_place(skill_md, &file.rel) && !installed_by_script(cx, &file.rel)
+        } else if data
+            && !super::placement::put_in_place(&instructions, &file.rel)
+            && !installed_by_script(cx, &file.rel)
         {
             Some("a data file, which nothing runs")
         } else if markdown {
@@ -419,6 +333,16 @@ pub fn check(cx: &mut Cx<'_>) {
         };
         if let Some(why) = quotation {
             cx.soften(before, why);
+        }
+        // What a file becomes where the instructions put it: standing instructions in an
+        // agent's memory or policy file, a start-up entry.
+        if file.path != skill_file
+            && !cx.config.family_allowed(super::Family::Security)
+            && let Some((rule, message)) =
+                super::placement::placed(&instructions, &file.rel, text, &rels)
+        {
+            cx.report(rule, &file.path, Some(Pos { line: 1, col: 1 }), message)
+                .help("show the user what it would add and let them decide; a skill does not put files where the agent or the machine read them later");
         }
         // npm runs a package's scripts (`postinstall` on `npm install`): they are shell, and
         // judged as a script is, line for line where package.json holds them.
@@ -443,7 +367,10 @@ pub fn check(cx: &mut Cx<'_>) {
                         | "tests"
                 )
             });
-            if example && !put_in_place(skill_md, &file.rel) && !skill_md.contains(&file.rel) {
+            if example
+                && !super::placement::put_in_place(&instructions, &file.rel)
+                && !skill_md.contains(&file.rel)
+            {
                 cx.soften(
                     before,
                     "an example package under a folder of examples, which SKILL.md never installs",

@@ -12,6 +12,7 @@ pub mod injection;
 pub mod links;
 pub mod memory;
 pub mod package;
+pub mod placement;
 pub mod quality;
 pub mod report;
 pub mod rules;

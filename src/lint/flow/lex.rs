@@ -447,6 +447,72 @@ fn continues(
     }
 }
 
+/// Extensions of the sources of programs in languages the engine does not parse.
+const UNPARSED_SOURCES: &[&str] = &[
+    "go",
+    "php",
+    "phtml",
+    "pl",
+    "pm",
+    "t",
+    "lua",
+    "rs",
+    "c",
+    "cc",
+    "cpp",
+    "cxx",
+    "h",
+    "hpp",
+    "cs",
+    "java",
+    "kt",
+    "kts",
+    "scala",
+    "groovy",
+    "gradle",
+    "swift",
+    "m",
+    "mm",
+    "r",
+    "jl",
+    "ex",
+    "exs",
+    "erl",
+    "hs",
+    "dart",
+    "zig",
+    "nim",
+    "vb",
+    "vbs",
+    "bat",
+    "cmd",
+    "psd1",
+    "applescript",
+    "scpt",
+    "awk",
+    "sed",
+    "tcl",
+    "fish",
+    "cr",
+    "v",
+    "d",
+    "ml",
+    "fs",
+    "fsx",
+    "clj",
+    "cljs",
+    "coffee",
+    "sol",
+];
+
+/// Whether `rel` is the source of a program in a language the engine does not parse (Go, PHP,
+/// Perl, Lua, Rust, C, Java, …): what its literals hide runs when it is built or run, so it is
+/// no data file.
+pub fn unparsed_source(rel: &str) -> bool {
+    rel.rsplit_once('.')
+        .is_some_and(|(_, ext)| UNPARSED_SOURCES.contains(&ext.to_ascii_lowercase().as_str()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

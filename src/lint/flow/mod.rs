@@ -580,6 +580,12 @@ static PAYLOAD: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Whether `text` (what a start-up entry or a scheduled job runs) is an attack rather than the
+/// user's own job ([`PAYLOAD`]).
+pub fn scheduled_payload(text: &str) -> bool {
+    PAYLOAD.is_match(text)
+}
+
 /// Shell start-up files named anywhere in a unit.
 static RC_FILE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(

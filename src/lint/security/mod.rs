@@ -18,6 +18,7 @@ pub mod droppers;
 pub mod encoded;
 pub mod leaks;
 pub mod names;
+pub mod permissions;
 pub mod remote_exec;
 pub mod startup;
 
@@ -296,6 +297,7 @@ pub static HOMES: &[&Home] = &[
     &droppers::HOME,
     &names::HOME,
     &leaks::HOME,
+    &permissions::HOME,
 ];
 
 /// Every home's trigger words in one automaton, each word with the homes it triggers.

@@ -91,7 +91,9 @@ static MEMORY_PATH: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r"(?x)(^|/|~)(claude|agents|gemini|memory|copilot-instructions|agent|codex|cline)\.md$
         |(^|/)\.(cursorrules|windsurfrules|clinerules|roorules|goosehints)$|\.cursor/rules/|\.windsurf/rules/|\.clinerules/
-        |\.claude/(settings(\.local)?\.json|commands/|agents/|memory)|\.gemini/settings\.json|\.codex/|\.continue/",
+        |\.claude/(settings(\.local)?\.json|commands/|agents/|memory)|\.gemini/settings\.json|\.codex/|\.continue/
+        |(^|/)\.claude\.json$|(^|/)\.mcp\.json$|claude_desktop_config\.json$|\.cursor/(mcp\.json|settings\.json)$|\.codeium/windsurf/|(^|/)mcp_config\.json$
+        |\.vscode/(mcp|settings)\.json$|\.roo/|\.kiro/|\.amazonq/|(^|/)opencode\.jsonc?$|\.github/instructions/",
     )
 });
 
@@ -291,6 +293,71 @@ static SSH_RUNS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(proxycommand|localcommand|permitlocalcommand|knownhostscommand|remotecommand)\b|\bmatch\s+[^\n]*\bexec\b",
     )
 });
+
+/// Why a file of the skill that its instructions tell the agent to put at `place` (copy,
+/// append, merge) is refused, and under which rule: written into an agent's memory or policy
+/// file, it is judged as what it says there (standing instructions that widen permissions,
+/// outrank the user, hide something, run a download or send data); into a start-up place, a
+/// shell start-up file is judged by its lines, and anything else by whether what it schedules
+/// reaches the network or runs hidden code (a unit the user's own job runs is a warning of the
+/// instruction itself).
+pub fn judge_placed(place: &str, content: &str) -> Option<(&'static Rule, String)> {
+    let path = normal(place);
+    if MEMORY_PATH.is_match(&path)
+        && let Some(found) = super::permissions::widens(content)
+    {
+        return Some((
+            &rules::AGENT_MEMORY,
+            format!(
+                "is put into `{path}`, where it widens what the agent may do without asking: `{}`",
+                excerpt(found)
+            ),
+        ));
+    }
+    // git runs a hook of the repository at every commit, checkout or push.
+    if path.contains(".git/hooks/") || path.contains("/git/hooks/") {
+        return crate::lint::flow::scheduled_payload(content).then(|| {
+            (
+                &rules::PERSISTENCE,
+                format!("is put in place as `{path}`, a git hook that reaches the network or runs hidden code at every commit"),
+            )
+        });
+    }
+    let (rule, message) = judge_write(place, content)?;
+    let rc = path.contains("rc") || path.contains("profile") || path.contains("fish");
+    if rule.code == rules::PERSISTENCE.code
+        && !rc
+        && !crate::lint::flow::scheduled_payload(&scheduled(content))
+    {
+        return None;
+    }
+    Some((rule, format!("is put in place: {message}")))
+}
+
+/// What a start-up entry runs: the strings of a launchd property list (not its document type's
+/// address), the `Exec` lines of a systemd unit or a desktop entry, else the whole text.
+fn scheduled(content: &str) -> String {
+    if content.contains("<plist") || content.contains("<?xml") {
+        let mut out = String::new();
+        for piece in content.split("<string>").skip(1) {
+            out.push_str(piece.split("</string>").next().unwrap_or(""));
+            out.push('\n');
+        }
+        return out;
+    }
+    let exec: Vec<&str> = content
+        .lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            l.starts_with("Exec") || l.starts_with("TryExec")
+        })
+        .collect();
+    if exec.is_empty() {
+        content.to_owned()
+    } else {
+        exec.join("\n")
+    }
+}
 
 /// Why writing `body` to `path` is refused, and under which rule.
 fn judge_write(path: &str, body: &str) -> Option<(&'static Rule, String)> {
