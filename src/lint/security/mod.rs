@@ -12,6 +12,7 @@
 use super::flow::Hit;
 use super::rules::Rule;
 
+pub mod beacons;
 pub mod concealment;
 pub mod destruction;
 pub mod droppers;
@@ -298,6 +299,7 @@ pub static HOMES: &[&Home] = &[
     &names::HOME,
     &leaks::HOME,
     &permissions::HOME,
+    &beacons::HOME,
 ];
 
 /// Every home's trigger words in one automaton, each word with the homes it triggers.
