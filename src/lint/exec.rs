@@ -447,6 +447,23 @@ static TEST_LINE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Whether offset `at` of `line` is inside a comment: after a `#` or a `//` that no string holds
+/// (`//` of an address is no comment).
+fn in_comment(line: &str, at: usize) -> bool {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < at.min(bytes.len()) {
+        let b = bytes[i];
+        let starts = b == b'#' && (i == 0 || bytes[i - 1].is_ascii_whitespace())
+            || (b == b'/' && bytes.get(i + 1) == Some(&b'/') && (i == 0 || bytes[i - 1] != b':'));
+        if starts && !crate::lint::flow::behaviour::in_quotes(line, i) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 pub fn scan_credential_access(cx: &mut Cx<'_>, path: &std::path::Path, text: &str) {
     let mut reported = 0;
     for (start, line) in candidate_lines(text, &CREDENTIAL_CANDIDATE) {
@@ -463,6 +480,7 @@ pub fn scan_credential_access(cx: &mut Cx<'_>, path: &std::path::Path, text: &st
             || (what == CLOUD && DOCUMENTED_VARIABLE.is_match(line))
             || names_only(line)
             || key_only_used(text, line)
+            || in_comment(line, found.start())
         {
             continue;
         }

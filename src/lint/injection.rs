@@ -160,7 +160,23 @@ impl Regions {
             || quoted(text, offset)
             || negated_concealment
             || summarised_instead(text, offset)
+            || described(text, offset)
     }
+}
+
+/// Whether the phrase at `offset` is what something else can do, described rather than asked
+/// for: "a user message can override system rules", "the attacker's document may ignore …".
+/// Addressed to the model ("you can ignore all previous instructions") it is still an order.
+fn described(text: &str, offset: usize) -> bool {
+    static CAPABLE: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)\b(messages?|documents?|inputs?|attackers?|payloads?|prompts?|texts?|content|pages?|files?|emails?|tools?|models?|servers?|skills?|agents?|injections?|it|they)\s+(can|could|may|might|tries\s+to|try\s+to|attempts?\s+to)\s+$",
+        )
+    });
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text
+        [crate::lint::security::floor(text, offset.saturating_sub(80)).max(line_start)..offset];
+    CAPABLE.is_match(before)
 }
 
 /// Whether the sentence from `offset` asks for less detail rather than for silence: "don't tell

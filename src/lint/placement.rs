@@ -124,7 +124,6 @@ fn places(window: &str) -> impl Iterator<Item = String> + '_ {
     let lower = window.to_ascii_lowercase();
     let phrases = [
         ("git hook", ".git/hooks/hook"),
-        ("pre-commit hook", ".git/hooks/pre-commit"),
         ("crontab", "/var/spool/cron/crontab"),
         ("launch agent", "~/library/launchagents/agent.plist"),
         ("launchagent", "~/library/launchagents/agent.plist"),

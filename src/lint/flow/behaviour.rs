@@ -249,7 +249,16 @@ pub fn scan(
             rules::PERSISTENCE.code,
             rules::TAMPERING.code,
         ];
-        if judged_by_effect.contains(&p.rule.code) && reads_only(code) {
+        if judged_by_effect.contains(&p.rule.code)
+            && (reads_only(code)
+                || label_only(code, m.start(), m.end())
+                || (p.rule.code == rules::TAMPERING.code && copies_from_agent_dir_only(code)))
+        {
+            continue;
+        }
+        // `curl -F "content=<log" https://dpaste.org/api/`: an upload to a paste site fetches
+        // nothing to start (what it sends is the leak rules' to judge).
+        if p.rule.code == rules::DROPPER.code && uploads_only(code) {
             continue;
         }
         // `7z x -pinfected sample.zip`: `infected` is the password malware researchers give
@@ -332,6 +341,136 @@ fn reads_only(code: &str) -> bool {
     let case_arm =
         (t.starts_with("*\"") || t.starts_with('"')) && (t.contains("\"*)") || t.contains("\")"));
     (reader && !code.contains(">>") && !code.contains("tee ")) || case_arm
+}
+
+/// Whether `code` is a copy (`cp`, `mv`, `install`, `rsync`) whose destination is no agent's
+/// folder: a skill copying its own asset out of `.claude/skills/<it>/` writes where the copy
+/// goes, not where it comes from.
+pub(crate) fn copies_from_agent_dir_only(code: &str) -> bool {
+    const AGENT_DIRS: [&str; 8] = [
+        ".claude",
+        ".cursor",
+        ".codex",
+        ".gemini",
+        ".windsurf",
+        ".continue",
+        ".aider",
+        ".agents",
+    ];
+    if !AGENT_DIRS.iter().any(|dir| code.contains(dir)) {
+        return false;
+    }
+    let words: Vec<&str> = code
+        .split_whitespace()
+        .skip_while(|w| matches!(*w, "sudo" | "command" | "env"))
+        .collect();
+    if !words
+        .first()
+        .is_some_and(|p| matches!(*p, "cp" | "mv" | "install" | "rsync"))
+        || code.contains('>')
+        || code.contains("tee")
+        || code.contains(['|', ';', '&'])
+    {
+        return false;
+    }
+    let Some(dest) = words.iter().skip(1).rev().find(|w| !w.starts_with('-')) else {
+        return false;
+    };
+    ![
+        ".claude",
+        ".cursor",
+        ".codex",
+        ".gemini",
+        ".windsurf",
+        ".continue",
+        ".aider",
+        ".agents",
+    ]
+    .iter()
+    .any(|dir| dest.contains(dir))
+}
+
+/// Whether `code` sends to a site and runs nothing it gets back: form or data flags, a PUT or
+/// POST, no pipe into an interpreter and no file saved to start.
+fn uploads_only(code: &str) -> bool {
+    static SENDS: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"\s(-F|-d|-T|--form|--data(-\w+)?|--upload-file)\s|\s-X\s*(POST|PUT)\b|-Method\s+(Post|Put)\b",
+        )
+    });
+    static RUNS: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)\|\s*(sudo\s+)?(ba|z|da|k)?sh\b|\|\s*(python\d?|node|perl|ruby|iex|pwsh|powershell)\b|\beval\b|\bchmod\b|\s-[oO]\s|--output\b|-OutFile\b|\bsource\b|\bexec\b",
+        )
+    });
+    static NETWORK: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(r"(?i)\b(curl|wget|http|xh|invoke-restmethod|invoke-webrequest|iwr|irm)\b")
+    });
+    NETWORK.is_match(code) && SENDS.is_match(code) && !RUNS.is_match(code)
+}
+
+/// Whether the match `start..end` of `code` only names what it matches, as a label: inside a
+/// quoted string of a statement that writes nothing (`section "sudoers NOPASSWD"`, `log "checking
+/// crontab -e"`), or in the word list of a loop header (`for f in /etc/crontab /etc/cron.d/*`).
+/// A grant or a schedule writes: `echo "… NOPASSWD: ALL" >> /etc/sudoers` stays one.
+fn label_only(code: &str, start: usize, end: usize) -> bool {
+    let writes = [
+        "<<",
+        ">",
+        "tee",
+        "write",
+        "append",
+        "lineinfile",
+        "copy",
+        "cp ",
+        "install",
+        "mv ",
+        "sed -i",
+        "visudo",
+        "crontab -",
+        "dump(",
+    ]
+    .iter()
+    .any(|w| code.contains(w));
+    if writes {
+        return false;
+    }
+    let t = code.trim_start();
+    if let Some(header) = t.strip_prefix("for ") {
+        // The header alone: a loop over names runs nothing of them.
+        return !header.contains(" do ") && !header.contains(";do ")
+            || header.trim_end().ends_with("do");
+    }
+    // A string assigned to a name is data that may be written later (`rule = "… NOPASSWD …"`
+    // then `tee /etc/sudoers.d/x`): only a string handed to a command labels.
+    let assigned = code[..start].rfind(['"', '\'']).is_some_and(|q| {
+        // (Python's string prefixes: `f"…"`, `rb'…'`.)
+        let head = code[..q]
+            .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            .trim_end();
+        head.ends_with('=') && !head.ends_with("==")
+    });
+    !assigned && in_quotes(code, start) && !code[start..end].contains(['"', '\''])
+}
+
+/// Whether offset `at` of `code` lies inside a quoted string (shell, Python and JavaScript
+/// quotes; a backslash escapes outside single quotes).
+pub fn in_quotes(code: &str, at: usize) -> bool {
+    let mut quote: Option<u8> = None;
+    let mut escaped = false;
+    for &b in code.as_bytes().iter().take(at) {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match (quote, b) {
+            (_, b'\\') if quote != Some(b'\'') => escaped = true,
+            (None, b'"' | b'\'') => quote = Some(b),
+            (Some(q), _) if b == q => quote = None,
+            _ => {}
+        }
+    }
+    quote.is_some()
 }
 
 #[expect(clippy::too_many_arguments, reason = "one call site per finding kind")]

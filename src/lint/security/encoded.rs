@@ -152,6 +152,21 @@ static PROSE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Whether one of the four words before `at` in `text` negates what follows (`never by
+/// running`, `not run`), within its clause.
+fn negated_just_before(text: &str, at: usize) -> bool {
+    let at = super::floor(text, at);
+    let clause_start = text[..at]
+        .rfind([',', ';', ':', '.', '!', '?', '\n'])
+        .map_or(0, |i| i + 1);
+    text[clause_start..at]
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .rev()
+        .take(4)
+        .any(|w| super::holds_word(w, super::NEGATIONS))
+}
+
 const HELP: &str = "ship the code as readable source in the skill; a reviewer (and the gate) must be able to read what runs";
 
 pub static HOME: Home = Home {
@@ -415,8 +430,9 @@ fn decoded_and_run(input: &Input<'_>, hits: &mut Hits) {
             let name_end = found.get(1).map_or(all.start(), |m| m.end());
             let after = all.as_str()[name_end - all.start()..].trim_start();
             // `re.compile(…)` compiles a pattern: a method named `compile` is no builtin.
-            let method_compile =
-                all.as_str().starts_with("compile") && haystack[..all.start()].ends_with('.');
+            // (JavaScript has no `compile` of its own: a template engine's is the skill's code.)
+            let method_compile = all.as_str().starts_with("compile")
+                && (haystack[..all.start()].ends_with('.') || unit.lang == Lang::Js);
             // JavaScript has no `exec` of code: `regex.exec(text)` matches a pattern (and
             // `child_process.exec` runs a command line, the remote-exec rule's to judge).
             let method_exec = unit.lang == Lang::Js
@@ -508,10 +524,13 @@ fn decoded_and_run(input: &Input<'_>, hits: &mut Hits) {
     for unit in prose {
         let para = &text[unit.start..unit.end];
         // "Do not decode-and-run anything": an order not to.
-        if let Some(found) = PROSE
-            .find_iter(para)
-            .find(|found| !super::negated_before(para, found.start()))
-        {
+        // "decode strings, never by running eval": the run is what is negated.
+        if let Some(found) = PROSE.captures_iter(para).find_map(|c| {
+            let found = c.get(0)?;
+            let run = c.get(2).map_or(found.end(), |m| m.start());
+            (!super::negated_before(para, found.start()) && !negated_just_before(para, run))
+                .then_some(found)
+        }) {
             hits.push(
                 &rules::ENCODED_EXEC,
                 unit.start + found.start(),

@@ -275,8 +275,17 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         };
         let origin = if raw {
             Origin::Unknown("a raw connection, which no URL names".into())
-        } else {
+        } else if URL.is_match(line) {
             worst(URL.find_iter(line).map(|m| m.as_str().to_owned()))
+        } else {
+            // `irm bun.sh/install.ps1 | iex`: a fetch given a host and path without a scheme
+            // reaches that host (the installers' own documentation writes it so).
+            worst(
+                SCHEMELESS
+                    .captures_iter(line)
+                    .filter_map(|c| c.get(1))
+                    .map(|m| format!("https://{}", m.as_str())),
+            )
         };
         // In prose, the sentence around the command may present it as an attack: the unit the
         // command is (an inline span, framed as the engine frames it), or the text before it
@@ -299,6 +308,13 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     hits.sort_by_key(|h| h.at);
     hits
 }
+
+/// A fetching command's address given without a scheme (`irm bun.sh/install.ps1`).
+static SCHEMELESS: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"(?i)\b(?:irm|iwr|curl|wget|invoke-restmethod|invoke-webrequest)\s+(?:-[\w-]+\s+)*['"]?([a-z0-9-]+(?:\.[a-z0-9-]+)+/[^\s'"|;)`\\]*)"#,
+    )
+});
 
 /// The least trusted origin of `urls` (none: an address the text does not spell out).
 fn worst(urls: impl IntoIterator<Item = String>) -> Origin {

@@ -316,7 +316,7 @@ pub fn judge_placed(place: &str, content: &str) -> Option<(&'static Rule, String
     }
     // git runs a hook of the repository at every commit, checkout or push.
     if path.contains(".git/hooks/") || path.contains("/git/hooks/") {
-        return crate::lint::flow::scheduled_payload(content).then(|| {
+        return crate::lint::flow::scheduled_payload(&commands(content)).then(|| {
             (
                 &rules::PERSISTENCE,
                 format!("is put in place as `{path}`, a git hook that reaches the network or runs hidden code at every commit"),
@@ -327,11 +327,22 @@ pub fn judge_placed(place: &str, content: &str) -> Option<(&'static Rule, String
     let rc = path.contains("rc") || path.contains("profile") || path.contains("fish");
     if rule.code == rules::PERSISTENCE.code
         && !rc
-        && !crate::lint::flow::scheduled_payload(&scheduled(content))
+        && !crate::lint::flow::scheduled_payload(&commands(&scheduled(content)))
     {
         return None;
     }
     Some((rule, format!("is put in place: {message}")))
+}
+
+/// `text` without its addresses: what a placed file runs is judged by its commands (a fetch, a
+/// decoder, `eval`), not by the addresses a configuration names (a hook framework's repositories,
+/// a document type).
+fn commands(text: &str) -> String {
+    static ADDRESS: LazyLock<Regex> =
+        LazyLock::new(|| ascii_regex(r#"(?i)\bhttps?://[^\s'"<>)]*"#));
+    let bare = ADDRESS.replace_all(text, "ADDRESS");
+    // A fetch is still one when it names its address (`curl -s https://x | sh`).
+    bare.into_owned()
 }
 
 /// What a start-up entry runs: the strings of a launchd property list (not its document type's

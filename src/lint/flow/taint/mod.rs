@@ -30,7 +30,7 @@ use sinks::*;
 use sources::*;
 pub use sources::{bad_host, named_secret_belongs, secret_name};
 use stmt::*;
-pub use stmt::{Stmt, identity_only, prepare};
+pub use stmt::{Stmt, identity_only, prepare, scope_locals};
 
 /// The text of a string literal without its quotes.
 pub fn literal_of(raw: &str) -> &str {
@@ -254,6 +254,12 @@ fn functions(units: &[UnitStmts]) -> Vec<Func> {
             if out.len() >= MAX_FUNCS {
                 return out;
             }
+            // A Python function's parameters are scoped to it (`stmt::scope_parameters`).
+            let params = if unit.lang == Lang::Python {
+                params.into_iter().map(|p| format!("{name}::{p}")).collect()
+            } else {
+                params
+            };
             out.push(Func {
                 name: name.to_owned(),
                 params,
@@ -326,15 +332,6 @@ impl State {
     /// The taint of `text` (a piece of a statement's code) given what is tainted so far.
     fn taint_of(&self, s: &Stmt, from: usize, at: usize) -> Option<Source> {
         let code = s.code.get(from..).unwrap_or("");
-        // Names the file assigned come first: `KEY="$SLACK_BOT_TOKEN"` is Slack's token.
-        for r in &s.refs {
-            if let Some(src) = self.taint.get(r.as_str())
-                && !s.env_args.contains(r)
-                && contains_word(code, r)
-            {
-                return Some(src.clone());
-            }
-        }
         // The checks that read the code alone are kept per statement: every pass asks again.
         let slot = if from == s.rhs_at {
             Some(0)
@@ -352,6 +349,24 @@ impl State {
             }
             src
         };
+        // Names the file assigned come first: `KEY="$SLACK_BOT_TOKEN"` is Slack's token.
+        for r in &s.refs {
+            if let Some(src) = self.taint.get(r.as_str())
+                && !s.env_args.contains(r)
+                && contains_word(code, r)
+            {
+                // A variable looked up by its name in an environment a `.env` file filled
+                // (`os.environ.get("STRIPE_SECRET_KEY")` after loading it) is that named
+                // secret, whose service may receive it; the rest of the file is not read.
+                if src.kind == SourceKind::Store
+                    && src.what.contains(".env")
+                    && let Some(named) = kept(slot.map(|i| &s.memo.env[i]), &|| named_env(code, at))
+                {
+                    return Some(named);
+                }
+                return Some(src.clone());
+            }
+        }
         if let Some(src) = source_in_with(
             code,
             &s.refs,

@@ -46,6 +46,7 @@ pub(super) fn tamper(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<H
             || s.code.contains("*/SKILL.md")
             || s.code.contains("hooks"))
         && !s.code.trim_start().starts_with("cat ")
+        && !crate::lint::flow::behaviour::copies_from_agent_dir_only(&s.code)
     {
         format!(
             "`{}` changes the agent's configuration or other skills",

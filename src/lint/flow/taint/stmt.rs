@@ -372,6 +372,117 @@ pub(super) fn assignment(
     (Vec::new(), 0)
 }
 
+/// Python functions' names are their own: a parameter or a variable a function assigns is
+/// local to it, as Python makes it (the engine follows names, not scopes, so `fh` of a `.env`
+/// loader would otherwise be `fh` of every other function that opens a file). Each such name
+/// is renamed `function::name` in the function's header and in the statements indented under
+/// it; a name a function only reads is the enclosing function's, or the file's.
+pub fn scope_locals(stmts: &mut [Stmt]) {
+    // The functions: header, indent, name, parameters, end (exclusive).
+    let mut funcs: Vec<(usize, usize, String, Vec<String>, usize)> = Vec::new();
+    for (i, s) in stmts.iter().enumerate() {
+        if let Some((name, params)) = def_header(&s.code) {
+            let end = (i + 1..stmts.len())
+                .find(|&j| stmts[j].indent <= s.indent)
+                .unwrap_or(stmts.len());
+            funcs.push((i, s.indent, name, params, end));
+        }
+    }
+    if funcs.is_empty() {
+        return;
+    }
+    // The innermost function each statement is in (its header belongs to it too).
+    let owner = |i: usize| {
+        funcs
+            .iter()
+            .enumerate()
+            .filter(|(_, (h, _, _, _, end))| *h <= i && i < *end)
+            .max_by_key(|(_, (h, ..))| *h)
+            .map(|(k, _)| k)
+    };
+    let enclosing = |k: usize| {
+        let (h, ..) = funcs[k];
+        funcs
+            .iter()
+            .enumerate()
+            .filter(|(_, (h2, _, _, _, end))| *h2 < h && h < *end)
+            .max_by_key(|(_, (h2, ..))| *h2)
+            .map(|(k2, _)| k2)
+    };
+    let owners: Vec<Option<usize>> = (0..stmts.len()).map(owner).collect();
+    let mut locals: Vec<Vec<String>> = funcs.iter().map(|f| f.3.clone()).collect();
+    for (i, s) in stmts.iter().enumerate() {
+        if let Some(k) = owners[i]
+            && funcs[k].0 != i
+        {
+            let declared = s.code.trim_start();
+            if declared.starts_with("global ") || declared.starts_with("nonlocal ") {
+                continue;
+            }
+            for name in &s.assigns {
+                if !locals[k].contains(name) && !name.contains('.') {
+                    locals[k].push(name.clone());
+                }
+            }
+        }
+    }
+    for (i, s) in stmts.iter_mut().enumerate() {
+        let Some(mut k) = owners[i] else { continue };
+        let mut chain = vec![k];
+        while let Some(outer) = enclosing(k) {
+            chain.push(outer);
+            k = outer;
+        }
+        let scoped = |name: &mut String| {
+            if let Some(&f) = chain.iter().find(|&&f| locals[f].contains(name)) {
+                *name = format!("{}::{name}", funcs[f].2);
+            }
+        };
+        s.refs.iter_mut().for_each(scoped);
+        s.assigns.iter_mut().for_each(scoped);
+        s.env_args.iter_mut().for_each(scoped);
+    }
+}
+
+/// The name and parameters of a Python `def` header (`async def f(a, b=1, *args, **kw) -> T:`).
+fn def_header(code: &str) -> Option<(String, Vec<String>)> {
+    let t = code.trim_start();
+    let t = t.strip_prefix("async ").map_or(t, str::trim_start);
+    let rest = t.strip_prefix("def ")?.trim_start();
+    let open = rest.find('(')?;
+    let name = rest[..open].trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut params = Vec::new();
+    let mut current = String::new();
+    for c in rest[open + 1..].chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => break,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                params.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    params.push(current);
+    let params = params
+        .iter()
+        .filter_map(|p| {
+            let p = p.trim().trim_start_matches('*');
+            let end = p.find([':', '=', ' ']).unwrap_or(p.len());
+            let p = &p[..end];
+            (!p.is_empty() && p != "self" && p != "cls" && p != "/").then(|| p.to_owned())
+        })
+        .collect();
+    Some((name.to_owned(), params))
+}
+
 #[cfg(test)]
 mod tests {
     use super::identity_only;
