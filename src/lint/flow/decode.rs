@@ -111,6 +111,8 @@ pub struct Hidden {
 
 /// Most literals of one file decoded: a file of a thousand blobs is judged by its first ones.
 const MAX_LITERALS: usize = 2048;
+/// Longest quoted literal looked for.
+const MAX_QUOTED: usize = 8192;
 /// Shortest list of numbers read as bytes.
 const MIN_CODES: usize = 8;
 
@@ -128,7 +130,7 @@ pub fn hidden(text: &str, wanted: impl Fn(&str) -> bool) -> Vec<Hidden> {
             break;
         }
         let lit = &text[start..end];
-        let found = if lit.as_bytes()[0].is_ascii_digit() {
+        let found = if lit.as_bytes()[0].is_ascii_digit() && lit.contains(',') {
             codes(lit).and_then(|bytes| unmask(&bytes, Hiding::CharCodes, &wanted))
         } else {
             unhide(lit, &wanted)
@@ -166,6 +168,10 @@ fn unhide(lit: &str, wanted: &impl Fn(&str) -> bool) -> Option<(Hiding, String)>
     let rotated: String = lit.chars().map(rot13).collect();
     if wanted(&rotated) {
         return Some((Hiding::Rot13, rotated));
+    }
+    let both: String = reversed.chars().map(rot13).collect();
+    if wanted(&both) {
+        return Some((Hiding::Rot13, both));
     }
     let bytes = raw(lit)?;
     if let Some(plain) = inflate(&bytes).filter(|p| wanted(p)) {
@@ -300,17 +306,18 @@ fn literal_spans(text: &str) -> Vec<(usize, usize)> {
     while i < bytes.len() {
         let b = bytes[i];
         if matches!(b, b'"' | b'\'' | b'`') {
+            // A quote closed within [`MAX_QUOTED`] bytes: every quote of a long minified line
+            // is looked at, so the look is bounded.
+            let limit = (i + MAX_QUOTED).min(bytes.len());
             let mut j = i + 1;
-            while j < bytes.len() && bytes[j] != b && bytes[j] != b'\n' {
+            while j < limit && bytes[j] != b && bytes[j] != b'\n' {
                 j += if bytes[j] == b'\\' { 2 } else { 1 };
             }
-            if j < bytes.len() && bytes[j] == b {
-                if j - i > MIN_LEN {
-                    spans.push((i + 1, j));
-                }
-                i = j + 1;
-                continue;
+            if j < bytes.len() && bytes[j] == b && j - i > MIN_LEN {
+                spans.push((i + 1, j));
             }
+            // The inside is read too: a string may hold a run or a list of its own
+            // (`"$(printf %s 6375… | xxd -r -p)"`).
             i += 1;
             continue;
         }
@@ -325,8 +332,16 @@ fn literal_spans(text: &str) -> Vec<(usize, usize)> {
         if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
             let mut j = i;
             while j < bytes.len()
-                && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'+' | b'/' | b'='))
+                && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'+' | b'/'))
             {
+                j += 1;
+            }
+            // `=` pads the end of base64; inside a run it is an assignment (`X=6375…`).
+            while j < bytes.len() && bytes[j] == b'=' && j - i >= 2 {
+                let next = bytes.get(j + 1).copied().unwrap_or(b' ');
+                if next.is_ascii_alphanumeric() || matches!(next, b'+' | b'/') {
+                    break;
+                }
                 j += 1;
             }
             if j - i >= 24 && (i == 0 || !matches!(bytes[i - 1], b'-' | b'_' | b'.')) {

@@ -71,14 +71,15 @@ pub const TRIGGERS: &[&str] = &[
 /// A call that runs code, and the text of its argument up to the end of the line.
 static RUNS: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r"(?x)(\b(exec|eval|compile|os\.system|os\.popen|execSync|new\s+Function|Function|vm\.runIn\w+|runInNewContext|(?i:invoke-expression)|iex)\b|\[scriptblock\]::Create|ScriptBlock\]::Create)[\ \t]*\(?(?P<arg>[^\n]{0,400})",
+        r"(?x)(\b(exec|eval|compile|os\.system|os\.popen|execSync|new\s+Function|Function|vm\.runIn\w+|runInNewContext|(?i:invoke-expression)|iex
+        |subprocess\.(Popen|run|call|check_output|check_call)|child_process\.(exec|spawn)\w*|execFileSync|spawnSync)\b|\[scriptblock\]::Create|ScriptBlock\]::Create)[\ \t]*\(?(?P<arg>[^\n]{0,400})",
     )
 });
 
 /// What computes code instead of writing it down.
 static COMPUTED: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r#"(?x)b(64|85|32|16)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|zlib\.decompress|gzip\.decompress|lzma\.decompress|bz2\.decompress|marshal\.loads|\[\s*:?:\s*-?\d+\s*\]|\[::|''\.join|""\.join|\bchr\s*\(|String\.fromCharCode|\bfromCharCode|atob\s*\(|Buffer\.from\([^)]*,\s*['"](base64|hex)['"]|\.reverse\(\)|reversed\(|\.translate\(|rot_?13|\bxor\b|\^\s*0x|-bxor|\[char\[\]\]|\[char\]\s*0x|FromBase64String|-join\b|\.read\(\)|\.read_text\(|readFileSync|Get-Content|\bpack\s*\(|\.decode\(\s*['"]?(rot|base|hex)|\bcodePointAt\b|\bcharCodeAt\b|\)\.chr\b|\.map\(&:chr\)"#,
+        r#"(?x)b(64|85|32|16)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|zlib\.decompress|gzip\.decompress|lzma\.decompress|bz2\.decompress|marshal\.loads|\[\s*:?:\s*-?\d+\s*\]|\[::|''\.join|""\.join|\bchr\s*\(|String\.fromCharCode|\bfromCharCode|atob\s*\(|Buffer\.from\([^)]*,\s*['"](base64|hex)['"]|\.reverse\(\)|reversed\(|\.translate\(|rot_?13|\bxor\b|\^\s*0x|\w\s*\^\s*_?\w+\s*\[|-bxor|\[char\[\]\]|\[char\]\s*0x|FromBase64String|-join\b|\.read\(\)|\.read_text\(|readFileSync|Get-Content|\bpack\s*\(|\.decode\(\s*['"]?(rot|base|hex)|\bcodePointAt\b|\bcharCodeAt\b|\)\.chr\b|\.map\(&:chr\)"#,
     )
 });
 
@@ -120,6 +121,73 @@ fn defined_body<'c>(code: &'c str, name: &str) -> Option<&'c str> {
         .nth(40)
         .map_or(rest.len(), |(i, _)| i);
     Some(&rest[..end])
+}
+
+/// Whether the arguments of a process call (`subprocess.run(…)`, `spawn(…)`) have a shell or
+/// an interpreter read the code: `shell=True`, or a list whose program is a shell or an
+/// interpreter (`["sh", "-c", …]`, `["python3", "-c", …]`).
+fn starts_a_shell(arg: &str) -> bool {
+    static SHELL: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r#"shell\s*[=:]\s*(True|true)|^\(?\s*\[\s*['"](/bin/|/usr/bin/)?(ba|z|da|k)?sh['"]|^\(?\s*\[\s*['"](python\d?(\.\d+)?|node|perl|ruby|pwsh|powershell|cmd(\.exe)?)['"]"#,
+        )
+    });
+    SHELL.is_match(arg)
+}
+
+/// A function defined with one parameter first (`function NAME(P`, `def NAME(P`, `const NAME = (P) =>`).
+static DEFINED: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?:\bfunction\s+([A-Za-z_$][\w$]*)\s*\(\s*([A-Za-z_$][\w$]*)|\bdef\s+([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*)|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*\(?\s*([A-Za-z_$][\w$]*)\s*\)?\s*=>)",
+    )
+});
+
+/// A call of a function of `code` that runs its first parameter, given code a decoder computes:
+/// the function's name and where the call is.
+fn computed_to_runner(code: &str) -> Option<(String, usize)> {
+    for def in DEFINED.captures_iter(code).take(64) {
+        let (Some(name), Some(param)) = (
+            def.get(1).or(def.get(3)).or(def.get(5)),
+            def.get(2).or(def.get(4)).or(def.get(6)),
+        ) else {
+            continue;
+        };
+        let (name, param) = (name.as_str(), param.as_str());
+        let Some(body) = defined_body(code, name) else {
+            continue;
+        };
+        let runs_param = RUNS.captures_iter(body).any(|c| {
+            c.name("arg").is_some_and(|a| {
+                let a = a.as_str().trim_start().trim_start_matches('(').trim_start();
+                a.starts_with(param)
+                    && !a[param.len()..].starts_with(|ch: char| ch.is_alphanumeric() || ch == '_')
+            })
+        });
+        if !runs_param {
+            continue;
+        }
+        let call = format!("{name}(");
+        for (at, _) in code.match_indices(&call) {
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'))
+                || code[..at].trim_end().ends_with("function")
+                || code[..at].trim_end().ends_with("def")
+            {
+                continue;
+            }
+            let rest = &code[at + call.len()..];
+            let arg = &rest[..rest.find('\n').unwrap_or(rest.len())];
+            let decoded = COMPUTED.is_match(arg)
+                || CALLED
+                    .captures_iter(arg)
+                    .take(8)
+                    .any(|c| defined_body(code, &c[1]).is_some_and(|def| COMPUTED.is_match(def)));
+            if decoded {
+                return Some((name.to_owned(), at));
+            }
+        }
+    }
+    None
 }
 
 /// The value `name` is first assigned in `code` (the rest of the line after `name =`).
@@ -309,7 +377,7 @@ static HIDDEN_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
 /// What a dropper hides that runs: a command line or code, as words of their own.
 static HIDDEN_CODE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r#"(?ix)\b(curl|wget)\s+(-[\w-]+\s+)*['"]?(https?://|[\w.-]+\.[a-z]{2,}/)|\|\s*(ba|z|da|k)?sh\b\s*($|[;&|)]|-)|\b(ba|z)?sh\s+-c\b|\bpowershell(\.exe)?\s+-|\b(iex|invoke-expression)\b|/dev/tcp/|\bchmod\s+\+x\b|\bpython3?\s+-c\b|\bnode\s+-e\b
+        r#"(?ix)\b(curl|wget)\s+(-[\w-]+\s+)*['"]?(https?://|[\w.-]+\.[a-z]{2,}/)|\b(curl|wget)\s[^\n]{0,200}https?://|\|\s*(ba|z|da|k)?sh\b\s*($|[;&|)]|-)|\b(ba|z)?sh\s+-c\b|\bpowershell(\.exe)?\s+-|\b(iex|invoke-expression)\b|/dev/tcp/|\bchmod\s+\+x\b|\bpython3?\s+-c\b|\bnode\s+-e\b
         |\b(eval|exec|system|popen|assert|shell_exec|passthru|spawn|execSync)\s*\(|\bos\.system\b|\bsubprocess\.\w+|\bchild_process\b|\brequire\(\s*['"]|\bimport\s+(os|subprocess|socket|urllib|requests)\b|\b__import__\b|\bsocket\.socket\b|\bString\.fromCharCode\b
         |\bosascript\s|\bcertutil(\.exe)?\s|\bmshta(\.exe)?\s|\brundll32(\.exe)?\s|\bDownload(String|File)\b|\bNet\.WebClient\b|\bStart-Process\b|\bnc\s+(-\w+\s+)*-e\b|\brm\s+-\w*r\w*f|\bnew\s+Function\s*\("#,
     )
@@ -318,7 +386,7 @@ static HIDDEN_CODE: LazyLock<Regex> = LazyLock::new(|| {
 /// What a dropper hides that names a place: an address, a credential's file.
 static HIDDEN_PLACE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r"(?ix)\b(https?|ftp|wss?|tcp)://([\w-]+\.)+[a-z]{2,}\b|\b(https?|tcp)://\d{1,3}(\.\d{1,3}){3}\b|(~|\$HOME|/)\.ssh/|\bid_(rsa|ed25519|ecdsa)\b|\.aws/(credentials|config)\b|/\.env\b|\bLogin\s+Data\b|/\.npmrc\b|/\.netrc\b|\.kube/config\b|\bKeychains?/",
+        r"(?ix)\b(https?|ftp|wss?|tcp)://([\w-]+\.)+[a-z]{2,}\b|\b(https?|tcp)://\d{1,3}(\.\d{1,3}){3}\b|(~|\$HOME|/)\.ssh\b|\bid_(rsa|ed25519|ecdsa)\b|\.aws/(credentials|config)\b|/\.env\b|\bLogin\s+Data\b|/\.npmrc\b|/\.netrc\b|\.kube/config\b|\bKeychains?/",
     )
 });
 
@@ -446,6 +514,18 @@ fn decoded_and_run(input: &Input<'_>, hits: &mut Hits) {
                 continue;
             }
             let arg = arg.as_str().trim_start();
+            // A process started with a list of arguments runs the program named first, not
+            // code: only a shell (`shell=True`) or an interpreter given `-c` reads its argument
+            // as code (`subprocess.run(["jq", program, path])` runs jq).
+            let call = all.as_str();
+            let argv = call.starts_with("subprocess")
+                || call.starts_with("child_process.spawn")
+                || call.starts_with("child_process.execFile")
+                || call.starts_with("spawnSync")
+                || call.starts_with("execFileSync");
+            if argv && !starts_a_shell(arg) {
+                continue;
+            }
             // A file of the skill read and run (`exec(open("pkg/__about__.py").read(), about)`,
             // how packages read their version) is the skill's own code, as an import is; a
             // hidden file, a temporary one or one outside the skill is not.
@@ -508,6 +588,18 @@ fn decoded_and_run(input: &Input<'_>, hits: &mut Hits) {
                 );
                 break;
             }
+        }
+        // A function of the file that runs its parameter (`function sh(cmd) { execSync(cmd) }`)
+        // is a code-running call where it is called: `sh(fromVS(SHIELD))`.
+        if let Some((name, at)) = computed_to_runner(body) {
+            hits.push(
+                &rules::ENCODED_EXEC,
+                unit.start + at,
+                format!(
+                    "runs code computed at run time through `{name}`, which runs what it is given"
+                ),
+                unit.quoted,
+            );
         }
         if let Some(found) = UNPICKLE.find(body) {
             hits.push(

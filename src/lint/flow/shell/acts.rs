@@ -77,7 +77,7 @@ pub fn word_text(word: &Word) -> String {
     for part in &word.parts {
         match part {
             Part::Lit(s) => out.push_str(s),
-            Part::Param(name) => {
+            Part::Param(name) | Part::Default(name, ..) => {
                 let bare = name.trim_start_matches('{').trim_end_matches('}');
                 if matches!(
                     bare,

@@ -486,7 +486,7 @@ impl State {
                 Part::Command(list) | Part::Process(list, true) => {
                     taint.join(&self.list(list, &Taint::default()));
                 }
-                Part::Param(name) => {
+                Part::Param(name) | Part::Default(name, ..) => {
                     if let Some(t) = self.vars.get(name) {
                         taint.join(&t.clone());
                     }
@@ -507,6 +507,9 @@ impl State {
             match part {
                 Part::Lit(s) => out.push_str(s),
                 Part::Param(name) => out.push_str(self.consts.get(name)?),
+                Part::Default(name, default, _) => {
+                    out.push_str(self.consts.get(name).unwrap_or(default));
+                }
                 _ => return None,
             }
         }
@@ -524,6 +527,9 @@ impl State {
                     Some(value) => out.push_str(value),
                     None => break,
                 },
+                Part::Default(name, default, _) => {
+                    out.push_str(self.consts.get(name).unwrap_or(default));
+                }
                 _ => break,
             }
         }
@@ -633,6 +639,17 @@ impl State {
     }
 
     fn simple(&mut self, simple: &Simple, stdin: &Taint) -> Taint {
+        // `: "${CW_T:=cu}"` assigns its default where the name has no value yet.
+        for word in &simple.words {
+            for part in &word.parts {
+                if let Part::Default(name, default, true) = part
+                    && !self.consts.contains_key(name)
+                    && self.consts.len() < 4096
+                {
+                    self.consts.insert(name.clone(), default.clone());
+                }
+            }
+        }
         let at = simple.at;
         for (name, value) in &simple.assigns {
             let taint = self.word_taint(value);

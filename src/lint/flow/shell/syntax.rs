@@ -85,6 +85,9 @@ pub enum Part {
     Lit(String),
     /// `$name`, `${name…}`, `$1`, `$@`.
     Param(String),
+    /// `${name:-default}` or `${name-default}` (`false`), `${name:=default}` or
+    /// `${name=default}` (`true`: the default is assigned too), with the default's text.
+    Default(String, String, bool),
     /// `$(…)` or `` `…` ``.
     Command(List),
     /// `<(…)` (`true`: the command's output is read) or `>(…)`.
@@ -1107,11 +1110,27 @@ impl Parser<'_> {
                     }
                     self.i += 1;
                 }
-                let name = self.text[start..name_end.unwrap_or(self.i).min(self.bytes.len())]
+                let end = self.i.min(self.bytes.len());
+                let name_end = name_end.unwrap_or(end).min(end);
+                let name = self.text[start..name_end]
                     .trim_start_matches(['!', '#'])
                     .to_owned();
                 self.i = (self.i + 1).min(self.bytes.len());
-                Some(Part::Param(name))
+                // `${CW_T:=cu}`: a default, assigned or not (a name is ASCII, so `name_end` is
+                // on a character boundary).
+                let rest = &self.text[name_end..end];
+                let default = [(":=", true), ("=", true), (":-", false), ("-", false)]
+                    .into_iter()
+                    .find_map(|(op, assigns)| rest.strip_prefix(op).map(|d| (d, assigns)));
+                match default {
+                    Some((text, assigns))
+                        if !name.is_empty() && !text.contains("$(") && !text.contains('`') =>
+                    {
+                        let text = text.trim_matches(['"', '\'']).to_owned();
+                        Some(Part::Default(name, text, assigns))
+                    }
+                    _ => Some(Part::Param(name)),
+                }
             }
             b if is_name_start(b) => {
                 let start = self.i + 1;

@@ -353,7 +353,7 @@ impl State {
         for r in &s.refs {
             if let Some(src) = self.taint.get(r.as_str())
                 && !s.env_args.contains(r)
-                && contains_word(code, r)
+                && contains_word(code, sinks::shown(r))
             {
                 // A variable looked up by its name in an environment a `.env` file filled
                 // (`os.environ.get("STRIPE_SECRET_KEY")` after loading it) is that named
@@ -464,7 +464,7 @@ impl State {
                             .or_insert_with(|| path.clone());
                     }
                     if !self.conns.contains_key(name)
-                        && !s.code.contains(&format!("{name}."))
+                        && !s.code.contains(&format!("{}.", sinks::shown(name)))
                         && *s
                             .memo
                             .value_sends
@@ -571,12 +571,12 @@ impl State {
                 let src = source_in(arg, &[], &self.clean, &self.named, at).or_else(|| {
                     s.words
                         .iter()
-                        .filter(|r| contains_word(arg, r))
-                        .find_map(|r| {
-                            let var = s.refs.contains(r);
-                            var.then(|| self.taint.get(r.as_str()))
-                                .flatten()
-                                .or_else(|| self.funcs.get(r.as_str()))
+                        .filter(|w| contains_word(arg, w))
+                        .find_map(|w| {
+                            // The variable the word is (a function's local is scoped).
+                            let var = s.refs.iter().find(|r| sinks::shown(r) == w.as_str());
+                            var.and_then(|r| self.taint.get(r.as_str()))
+                                .or_else(|| self.funcs.get(w.as_str()))
                                 .cloned()
                         })
                 });

@@ -31,14 +31,16 @@ pub(super) fn tamper(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<H
     {
         let line = line_of(text, state.locs[name.as_str()].1);
         format!(
-            "`{}` deletes `{name}`, the home folder (line {line})",
-            op.as_str().trim()
+            "`{}` deletes `{}`, the home folder (line {line})",
+            op.as_str().trim(),
+            shown(name)
         )
     } else if let Some(name) = held(Loc::Agent) {
         let line = line_of(text, state.locs[name.as_str()].1);
         format!(
-            "`{}` changes `{name}`, the agent's configuration or its skills (line {line})",
-            op.as_str().trim()
+            "`{}` changes `{}`, the agent's configuration or its skills (line {line})",
+            op.as_str().trim(),
+            shown(name)
         )
     } else if agent_config(&s.code)
         && (s.code.contains("settings")
@@ -64,6 +66,12 @@ pub(super) fn tamper(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<H
     });
 }
 
+/// A name as the file spells it: a Python function's local without its function
+/// (`stmt::scope_locals`).
+pub(super) fn shown(name: &str) -> &str {
+    name.rsplit("::").next().unwrap_or(name)
+}
+
 pub(super) fn line_of(text: &str, at: usize) -> usize {
     memchr::memchr_iter(b'\n', &text.as_bytes()[..at.min(text.len())]).count() + 1
 }
@@ -86,7 +94,8 @@ pub(super) fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hi
                 rule: &rules::ENCODED_EXEC,
                 at,
                 message: format!(
-                    "`{name}`, decoded at line {}, is run by `{}`",
+                    "`{}`, decoded at line {}, is run by `{}`",
+                    shown(name),
                     line_of(text, from),
                     exec.as_str().trim()
                 ),
@@ -105,7 +114,7 @@ pub(super) fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hi
         .filter(|r| !s.assigns.contains(r))
         .find_map(|r| {
             let opened = state.conns.get(r.as_str())?;
-            let tail = s.code.split_once(&format!("{r}."))?.1;
+            let tail = s.code.split_once(&format!("{}.", shown(r)))?.1;
             ["write", "send", "end", "sendall", "post", "put"]
                 .iter()
                 .any(|m| tail.starts_with(m))
