@@ -64,7 +64,7 @@ static SECRET_FIELD: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A file the agent picks uploaded with a request (`-F auth=@<file>`, `--data-binary @<path>`).
-static FILE_UPLOAD: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r"@<[^<>\s]{1,40}>"));
+static FILE_UPLOAD: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r"@<[^<>\n]{1,60}>"));
 
 /// Credential stores and secrets prose may tell the agent to find.
 static STORE: LazyLock<Regex> = LazyLock::new(|| {
