@@ -8,7 +8,7 @@ downloaded; npm: downloads a month), top N per ecosystem, one normalized name a 
 popular first. Deterministic: the same input gives the same bytes.
 
 usage: tools/popular-packages.py [PACKAGES_DIR] [N]
-       (default /work/.library/env/packages, 5000)
+       (default /work/.library/env/packages, 15000)
 """
 import csv
 import os
@@ -59,7 +59,7 @@ def unique(names):
 
 def main():
     src = sys.argv[1] if len(sys.argv) > 1 else "/work/.library/env/packages"
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 5000
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 15000
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "lint", "flow", "popular")
     os.makedirs(out, exist_ok=True)
     for eco, build in (("pypi", pypi), ("npm", npm)):

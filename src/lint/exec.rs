@@ -212,8 +212,9 @@ static ENCODED_EXEC: LazyLock<Regex> = LazyLock::new(|| {
         # PowerShell
         # (also as items of a list: `Start-Process powershell -ArgumentList '-W','Hidden','-enc','SQBF…'`)
         | \b(powershell|pwsh)(\.exe)?\b[^\n]*[\s'",]-(e|ec|en|enc|enco|encod|encode|encoded|encodedcommand)(\s+|['"]\s*,\s*['"])[A-Za-z0-9+/=]{16,}
-        | \b(iex|invoke-expression)\b[^\n]*frombase64string
-        | frombase64string[^\n]*\|\s*(iex|invoke-expression)\b"#,
+        # (a call has its parenthesis: `FromBase64String|Invoke-Expression` is a pattern)
+        | \b(iex|invoke-expression)\b[^\n]*frombase64string\s*\(
+        | frombase64string\s*\([^\n]*\|\s*(iex|invoke-expression)\b"#,
     )
 });
 
@@ -398,10 +399,17 @@ fn names_only(line: &str) -> bool {
     if INSPECTS.is_match(line) && !READS.is_match(line) {
         return true;
     }
-    // `dir="$HOME/.ssh"`: a folder (not a key or a credential file) put in a shell variable.
+    // `dir="$HOME/.ssh"`, `SSH_DIR = Path.home() / ".ssh"`: a folder (not a key or a
+    // credential file) put in a variable.
     let Some((name, value)) = code.split_once('=') else {
         return false;
     };
+    let name = name.trim_end().trim_start_matches('$');
+    let name = ["const ", "let ", "var ", "local ", "readonly ", "export "]
+        .iter()
+        .find_map(|k| name.strip_prefix(k))
+        .unwrap_or(name)
+        .trim_start();
     let shell_name =
         !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     let value = value

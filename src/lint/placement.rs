@@ -53,42 +53,55 @@ pub fn installs(text: &str, rel: &str) -> bool {
     !windows(text, rel).is_empty()
 }
 
-/// The lines around each mention of `rel` in `text` that hold a verb that installs it.
+/// The lines around each mention of `rel` in `text` that hold a verb that installs it. The
+/// name is looked for in the whole text first (the instructions of a skill are read once per
+/// file of it), and lines are found only around where it is.
 fn windows<'t>(text: &'t str, rel: &str) -> Vec<&'t str> {
     let name = rel.rsplit('/').next().unwrap_or(rel);
-    let lines: Vec<(usize, &str)> = if name.len() < 5 {
-        Vec::new()
-    } else {
-        text.split_inclusive('\n')
-            .scan(0, |at, line| {
-                let start = *at;
-                *at += line.len();
-                Some((start, line))
-            })
-            .collect()
-    };
-    let breaks = |line: &str| {
-        let t = line.trim();
+    if name.len() < 5 {
+        return Vec::new();
+    }
+    let bytes = text.as_bytes();
+    let line_start = |at: usize| memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+    let line_end =
+        |at: usize| memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+    let breaks = |start: usize, end: usize| {
+        let t = text[start..end].trim();
         t.is_empty() || t.starts_with('#')
     };
-    (0..lines.len())
-        .filter(|&i| lines[i].1.contains(rel) || lines[i].1.contains(name))
-        .filter_map(|i| {
-            let first = if i > 0 && !breaks(lines[i - 1].1) {
-                i - 1
-            } else {
-                i
-            };
-            let mut last = i;
-            while last + 1 < lines.len() && last < i + 3 && !breaks(lines[last + 1].1) {
-                last += 1;
+    let mut out = Vec::new();
+    let mut last_line = usize::MAX;
+    for at in memchr::memmem::find_iter(bytes, name.as_bytes()).take(64) {
+        let start = line_start(at);
+        if start == last_line {
+            continue;
+        }
+        last_line = start;
+        // One line before (if it belongs to the same block) and up to three after.
+        let mut first = start;
+        if start > 0 {
+            let prev = line_start(start - 1);
+            if !breaks(prev, start) {
+                first = prev;
             }
-            let (start, _) = lines[first];
-            let (end_at, end_line) = lines[last];
-            let window = &text[start..end_at + end_line.len()];
-            INSTALLS.is_match(window).then_some(window)
-        })
-        .collect()
+        }
+        let mut end = line_end(at);
+        for _ in 0..3 {
+            if end >= bytes.len() {
+                break;
+            }
+            let next = line_end(end);
+            if breaks(end, next) {
+                break;
+            }
+            end = next;
+        }
+        let window = &text[first..end];
+        if INSTALLS.is_match(window) {
+            out.push(window);
+        }
+    }
+    out
 }
 
 /// Why the file `rel`, with `content`, is refused for where the instructions put it: into an

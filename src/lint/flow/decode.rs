@@ -122,6 +122,11 @@ const MIN_CODES: usize = 8;
 /// says which plain texts are worth reporting (the caller's test of what a dropper hides), so
 /// that the XOR keys are tried until one gives such a text, not only a readable one.
 pub fn hidden(text: &str, wanted: impl Fn(&str) -> bool) -> Vec<Hidden> {
+    // Raw deflate has no header to recognise it by: it is tried only in a text that names an
+    // inflater (PHP's `gzinflate`, Node's `inflateRawSync`, .NET's `DeflateStream`, zlib).
+    let raw_deflate = ["inflate", "Inflate", "zlib", "DeflateStream"]
+        .iter()
+        .any(|w| text.contains(w));
     let mut out = Vec::new();
     let mut seen = 0;
     for (start, end) in literal_spans(text) {
@@ -133,7 +138,7 @@ pub fn hidden(text: &str, wanted: impl Fn(&str) -> bool) -> Vec<Hidden> {
         let found = if lit.as_bytes()[0].is_ascii_digit() && lit.contains(',') {
             codes(lit).and_then(|bytes| unmask(&bytes, Hiding::CharCodes, &wanted))
         } else {
-            unhide(lit, &wanted)
+            unhide(lit, raw_deflate, &wanted)
         };
         if let Some((how, plain)) = found {
             out.push(Hidden {
@@ -148,7 +153,11 @@ pub fn hidden(text: &str, wanted: impl Fn(&str) -> bool) -> Vec<Hidden> {
 }
 
 /// What the string `lit` hides, the most telling way first.
-fn unhide(lit: &str, wanted: &impl Fn(&str) -> bool) -> Option<(Hiding, String)> {
+fn unhide(
+    lit: &str,
+    raw_deflate: bool,
+    wanted: &impl Fn(&str) -> bool,
+) -> Option<(Hiding, String)> {
     if lit.len() < MIN_LEN || wanted(lit) {
         return None;
     }
@@ -161,20 +170,28 @@ fn unhide(lit: &str, wanted: &impl Fn(&str) -> bool) -> Option<(Hiding, String)>
         }
         return None;
     }
-    let reversed: String = lit.chars().rev().collect();
-    if wanted(&reversed) {
-        return Some((Hiding::Reversed, reversed));
-    }
-    let rotated: String = lit.chars().map(rot13).collect();
-    if wanted(&rotated) {
-        return Some((Hiding::Rot13, rotated));
-    }
-    let both: String = reversed.chars().map(rot13).collect();
-    if wanted(&both) {
-        return Some((Hiding::Rot13, both));
+    // An address or a command keeps its punctuation reversed or rotated: text without any is
+    // neither (most literals are words, and turning them costs more than the rest).
+    if lit.len() <= MAX_QUOTED
+        && lit
+            .bytes()
+            .any(|b| matches!(b, b':' | b'/' | b'|' | b'(' | b'.'))
+    {
+        let reversed: String = lit.chars().rev().collect();
+        if wanted(&reversed) {
+            return Some((Hiding::Reversed, reversed));
+        }
+        let rotated: String = lit.chars().map(rot13).collect();
+        if wanted(&rotated) {
+            return Some((Hiding::Rot13, rotated));
+        }
+        let both: String = reversed.chars().map(rot13).collect();
+        if wanted(&both) {
+            return Some((Hiding::Rot13, both));
+        }
     }
     let bytes = raw(lit)?;
-    if let Some(plain) = inflate(&bytes).filter(|p| wanted(p)) {
+    if let Some(plain) = inflate(&bytes, raw_deflate).filter(|p| wanted(p)) {
         return Some((Hiding::Compressed, plain));
     }
     unmask(&bytes, Hiding::Encoded, wanted).filter(|(how, _)| *how != Hiding::Encoded)
@@ -247,21 +264,24 @@ fn raw(s: &str) -> Option<Vec<u8>> {
         .ok()
 }
 
-/// Readable text of zlib, gzip or raw deflate data.
-fn inflate(bytes: &[u8]) -> Option<String> {
+/// Readable text of zlib or gzip data, or of raw deflate when `raw_deflate`.
+fn inflate(bytes: &[u8], raw_deflate: bool) -> Option<String> {
     use std::io::Read as _;
     let mut out = Vec::new();
     let limit = u64::try_from(MAX_LEN).unwrap_or(u64::MAX);
+    // Only data that says it is compressed is inflated: trying every blob (images, keys,
+    // hashes) as raw deflate cost more than the rest of the decoding together.
     let read = match bytes {
         [0x1f, 0x8b, ..] => flate2::read::GzDecoder::new(bytes)
             .take(limit)
             .read_to_end(&mut out),
-        [0x78, ..] => flate2::read::ZlibDecoder::new(bytes)
+        [0x78, 0x01 | 0x5e | 0x9c | 0xda, ..] => flate2::read::ZlibDecoder::new(bytes)
             .take(limit)
             .read_to_end(&mut out),
-        _ => flate2::read::DeflateDecoder::new(bytes)
+        _ if raw_deflate => flate2::read::DeflateDecoder::new(bytes)
             .take(limit)
             .read_to_end(&mut out),
+        _ => return None,
     };
     read.ok()?;
     readable(out)

@@ -77,7 +77,7 @@ static QUOTING: LazyLock<Regex> = LazyLock::new(|| {
         |bad\s+example|anti-?patterns?|threat\s+(model|actor|intel\w*)|adversar\w*|phishing|compromised|prompt\s+injection|tool\s+poisoning
         |example\s+of\s+(a|an)\s+(\w+\s+)?(attack|payload|exploit|injection|malicious)|known[- ]bad|typosquat\w*|ransomware|trojan|infostealer|clawhavoc
         |detection\s+rules?|to\s+detect\s+(malicious|attacks?|exfil\w*|reverse|backdoor|miners?|droppers?|injection)
-        |indicators|injection\s+samples|attack\s+samples|quoted\s+(examples?|from|for)|incident\s+reports?|second[\s-]+stage|stagers?|look\s+for|looks\s+for|what\s+it\s+(looks\s+for|flags|detects|matches)|ruleid|ctf|capture\s+the\s+flag|write-?ups?|hack\s*the\s*box|tryhackme|foothold|droppers?|stealers?|defang\w*|reconstructed\s+from|strings\s+like\s+these|in\s+the\s+sample|(malware|attack|infection|kill)\s+chain|injected\s+\w+|pentest\w*|penetration\s+test\w*|incident\s+response|finding\s+template|(command|sql|code|os|shell|template|ldap|xpath|crlf)\s+injection|cvss(\s*v?[234](\.\d)?)?)\b
+        |indicators|injection\s+samples|attack\s+samples|quoted\s+(examples?|from|for)|incident\s+reports?|second[\s-]+stage|stagers?|look\s+for|looks\s+for|what\s+it\s+(looks\s+for|flags|detects|matches)|ruleid|ctf|capture\s+the\s+flag|write-?ups?|hack\s*the\s*box|tryhackme|foothold|droppers?|stealers?|defang\w*|reconstructed\s+from|strings\s+like\s+these|in\s+the\s+sample|(malware|attack|infection|kill)\s+chain|injected\s+\w+|pentest\w*|penetration\s+test\w*|incident\s+response|suspicious|flags?\s*:|\w+-shaped|finding\s+template|(command|sql|code|os|shell|template|ldap|xpath|crlf)\s+injection|cvss(\s*v?[234](\.\d)?)?)\b
         |❌",
     )
 });

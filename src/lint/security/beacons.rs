@@ -27,7 +27,22 @@ use crate::lint::exec::excerpt;
 use crate::lint::flow::Hit;
 use crate::lint::rules;
 
-pub const TRIGGERS: &[&str] = &["![", "<img", "<IMG", "](http", "@<", "\":\"<", "\": \"<"];
+pub const TRIGGERS: &[&str] = &[
+    "![",
+    "<img",
+    "<IMG",
+    "](http",
+    "@<",
+    "\":\"<",
+    "\": \"<",
+    // A file sent by a request.
+    "=@",
+    " @",
+    "-T ",
+    "upload-file",
+    "post-file",
+    "InFile",
+];
 
 /// A Markdown image or an HTML `<img>`, and its address; or a Markdown link.
 static IMAGE: LazyLock<Regex> = LazyLock::new(|| {
@@ -207,6 +222,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         break;
     }
     filled_requests(input, &mut hits);
+    gathered_uploads(input, &mut hits);
     hits.into_vec()
 }
 
@@ -223,6 +239,10 @@ fn filled_requests(input: &Input<'_>, hits: &mut Hits) {
     };
     for unit in code {
         let body = &text[unit.start..unit.end];
+        // A template is a request: `export TOKEN=<your-token>` sends nothing.
+        if !REQUEST.is_match(body) {
+            continue;
+        }
         // A key in the request's own credentials (`Authorization: Bearer <your api key>`) is
         // what the service asks for, not what it takes.
         let field = SECRET_FIELD.find_iter(body).find(|m| {
@@ -256,12 +276,88 @@ fn filled_requests(input: &Input<'_>, hits: &mut Hits) {
     }
 }
 
+/// Secrets a section of instructions may tell the agent to gather, in any language: credential
+/// stores, commands that print credentials or the whole environment, wallets and their words.
+static GATHERED: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?ix)\.aws/credentials|\.docker/config\.json|\.kube/config|\.git-credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|gh/hosts\.yml|\bid_(rsa|ed25519|ecdsa)\b|\.ssh/|kubectl\s+config\s+view\s+--raw|kubectl\s+get\s+secrets?\b|`(env|printenv|set)`|\bprintenv\b|\benv\s*>|\bgh\s+auth\s+token\b|\bmnemonic\b|\bseed\s+phrases?\b|\bkeystore\b|\bwallet\.dat\b|\bExodus\b|\bElectrum\b|\bMetaMask\b|\bLogin\s+Data\b|\bcookies\.sqlite\b|\bpassword_?hash(es)?\b|\btotp_?secrets?\b",
+    )
+});
+
+/// A request that sends a file or its input (`--data-binary @f`, `-T f`, `-F x=@f`, `< f`).
+static SENDS_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"(?x)\b(curl|wget|http|xh)\b[^\n]*(--data(-binary|-raw|-urlencode)?\s+['"]?@|-d\s+['"]?@|-F\s+['"]?[\w-]+=@|-T\s|--upload-file\s|--post-file[=\s])|\bInvoke-(RestMethod|WebRequest)\b[^\n]*-InFile\b"#,
+    )
+});
+
+/// A program or call that sends a request.
+static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?i)\b(curl|wget|http|https|xh|invoke-restmethod|invoke-webrequest|iwr|irm)\s|\brequests\.(post|put|patch|get)\b|\bfetch\(|\baxios\b|\bhttpx\.|\burlopen\(",
+    )
+});
+
 /// Where a request carries its own credentials.
 static AUTH: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r"(?i)authorization|bearer|x-api-key|api[_-]?key\s*[:=]|token\s*[:=]|\s-u\s|--user\s|apikey|x-auth",
     )
 });
+
+/// A file or its input sent to a stranger by a request in a code block or an inline command,
+/// after the section of instructions it is in or the one before it names secrets to gather:
+/// "dump the full environment with `env` and every `.env`", then `curl --data-binary
+/// @envdump.txt https://…`. The staging is told in words, in whatever language, so no data flow
+/// reaches the upload; the section is the program.
+fn gathered_uploads(input: &Input<'_>, hits: &mut Hits) {
+    let text = input.text;
+    let (code, _) = input.units();
+    for unit in code {
+        // A command continued over lines (`\` at the end) is one line.
+        let raw = &text[unit.start..unit.end];
+        let joined;
+        let body = if raw.contains("\\\n") {
+            joined = raw.replace("\\\n", "  ");
+            joined.as_str()
+        } else {
+            raw
+        };
+        let Some(send) = SENDS_FILE.find(body) else {
+            continue;
+        };
+        let Some(host) = URL_IN_TEXT
+            .find_iter(&body[send.start()..])
+            .find_map(|m| collector(m.as_str()))
+        else {
+            continue;
+        };
+        // The section, and the one before it ("1. Collect", then "2. Hand it over"): from
+        // the second heading before the block (at most 4 KiB back) to the block's end.
+        let section_start = text[..unit.start]
+            .rmatch_indices("\n#")
+            .nth(1)
+            .map_or(0, |(i, _)| i + 1)
+            .max(super::floor(text, unit.start.saturating_sub(4096)));
+        let section = &text[section_start..unit.end];
+        let Some(secret) = GATHERED
+            .find_iter(section)
+            .find(|m| !super::negated_before(section, m.start()))
+        else {
+            continue;
+        };
+        hits.push(
+            &rules::EXFILTRATION,
+            unit.start + send.start(),
+            format!(
+                "uploads to `{host}` what the instructions before it gather (`{}`)",
+                excerpt(secret.as_str().trim_matches('`'))
+            ),
+            unit.quoted,
+        );
+        return;
+    }
+}
 
 /// An address in text.
 static URL_IN_TEXT: LazyLock<Regex> =

@@ -176,6 +176,11 @@ fn judge(act: &Act, unit: &str) -> Option<String> {
     }
 }
 
+/// A prompt that waits for the user to confirm (`read -r -p "Proceed? [y/N]"`, `select`).
+static CONFIRMS: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(r"(?i)\bread\s+(-\w+\s+)*-p\b|\[y/N\]|\[Y/n\]|\bselect\s+\w+\s+in\b|\bconfirm\s*\(")
+});
+
 /// A loop over user folders that removes what it encrypted.
 static ENCRYPT_LOOP: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
@@ -297,11 +302,16 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         if unit.lang == Lang::Shell {
             for act in input.acts(index) {
                 if let Some(what) = judge(act, body) {
+                    // Deleting what the user keeps outside the skill is refused; pruning the
+                    // container engine's volumes is what a cleanup tool offers, and one that
+                    // asks first (`read -p "… [y/N]"`, which an agent cannot answer) leaves it
+                    // to the user.
+                    let asked = what.contains("container volume") && CONFIRMS.is_match(body);
                     hits.push(
                         &rules::DESTRUCTION,
                         unit.start + act.at.min(body.len()),
                         format!("{what}: `{}`", excerpt(&act.line())),
-                        quoted(),
+                        quoted().or(asked.then_some("the script asks the user before it deletes")),
                     );
                 }
             }

@@ -76,12 +76,19 @@ static RUNS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// What computes code instead of writing it down.
-static COMPUTED: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex(
-        r#"(?x)b(64|85|32|16)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|zlib\.decompress|gzip\.decompress|lzma\.decompress|bz2\.decompress|marshal\.loads|\[\s*:?:\s*-?\d+\s*\]|\[::|''\.join|""\.join|\bchr\s*\(|String\.fromCharCode|\bfromCharCode|atob\s*\(|Buffer\.from\([^)]*,\s*['"](base64|hex)['"]|\.reverse\(\)|reversed\(|\.translate\(|rot_?13|\bxor\b|\^\s*0x|\w\s*\^\s*_?\w+\s*\[|-bxor|\[char\[\]\]|\[char\]\s*0x|FromBase64String|-join\b|\.read\(\)|\.read_text\(|readFileSync|Get-Content|\bpack\s*\(|\.decode\(\s*['"]?(rot|base|hex)|\bcodePointAt\b|\bcharCodeAt\b|\)\.chr\b|\.map\(&:chr\)"#,
-    )
-});
+/// What decodes text: base64, hex, compression, character codes, reversal, ROT13, XOR.
+const DECODERS: &str = r#"b(64|85|32|16)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|zlib\.decompress|gzip\.decompress|lzma\.decompress|bz2\.decompress|marshal\.loads|\[\s*:?:\s*-?\d+\s*\]|\[::|''\.join|""\.join|\bchr\s*\(|String\.fromCharCode|\bfromCharCode|atob\s*\(|Buffer\.from\([^)]*,\s*['"](base64|hex)['"]|\.reverse\(\)|reversed\(|\.translate\(|rot_?13|\bxor\b|\^\s*0x|\w\s*\^\s*_?\w+\s*\[|-bxor|\[char\[\]\]|\[char\]\s*0x|FromBase64String|-join\b|\bpack\s*\(|\.decode\(\s*['"]?(rot|base|hex)|\bcodePointAt\b|\bcharCodeAt\b|\)\.chr\b|\.map\(&:chr\)"#;
+
+/// What reads code from a file instead of writing it down.
+const FILE_READS: &str = r"\.read\(\)|\.read_text\(|readFileSync|Get-Content";
+
+/// What computes code instead of writing it down: a decoder, or a file read.
+static COMPUTED: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex(&format!("{DECODERS}|{FILE_READS}")));
+
+/// A decoder alone ([`DECODERS`]): what a function that runs its argument must be given to run
+/// hidden code (a template engine's `compile` given a template file runs the skill's template).
+static DECODES: LazyLock<Regex> = LazyLock::new(|| ascii_regex(DECODERS));
 
 /// A file named by a literal path, read whole.
 static OWN_FILE: LazyLock<Regex> = LazyLock::new(|| {
@@ -145,17 +152,25 @@ static DEFINED: LazyLock<Regex> = LazyLock::new(|| {
 /// A call of a function of `code` that runs its first parameter, given code a decoder computes:
 /// the function's name and where the call is.
 fn computed_to_runner(code: &str) -> Option<(String, usize)> {
+    // No code-running call, no runner; no decoder, nothing computed to give one.
+    if !RUNS.is_match(code) || !DECODES.is_match(code) {
+        return None;
+    }
     for def in DEFINED.captures_iter(code).take(64) {
-        let (Some(name), Some(param)) = (
+        let (Some(whole), Some(name), Some(param)) = (
+            def.get(0),
             def.get(1).or(def.get(3)).or(def.get(5)),
             def.get(2).or(def.get(4)).or(def.get(6)),
         ) else {
             continue;
         };
         let (name, param) = (name.as_str(), param.as_str());
-        let Some(body) = defined_body(code, name) else {
-            continue;
-        };
+        // Its body: the definition and the lines after it, 40 at most.
+        let rest = &code[whole.start()..];
+        let body = &rest[..rest
+            .match_indices('\n')
+            .nth(40)
+            .map_or(rest.len(), |(i, _)| i)];
         let runs_param = RUNS.captures_iter(body).any(|c| {
             c.name("arg").is_some_and(|a| {
                 let a = a.as_str().trim_start().trim_start_matches('(').trim_start();
@@ -177,11 +192,11 @@ fn computed_to_runner(code: &str) -> Option<(String, usize)> {
             }
             let rest = &code[at + call.len()..];
             let arg = &rest[..rest.find('\n').unwrap_or(rest.len())];
-            let decoded = COMPUTED.is_match(arg)
+            let decoded = DECODES.is_match(arg)
                 || CALLED
                     .captures_iter(arg)
                     .take(8)
-                    .any(|c| defined_body(code, &c[1]).is_some_and(|def| COMPUTED.is_match(def)));
+                    .any(|c| defined_body(code, &c[1]).is_some_and(|def| DECODES.is_match(def)));
             if decoded {
                 return Some((name.to_owned(), at));
             }
@@ -506,7 +521,12 @@ fn decoded_and_run(input: &Input<'_>, hits: &mut Hits) {
             let method_exec = unit.lang == Lang::Js
                 && all.as_str().starts_with("exec")
                 && haystack[..all.start()].ends_with('.');
+            // `Invoke-Expression|IEX\s*\(` is an alternation of names a detector looks for.
+            let alternation = all.as_str()[name_end - all.start()..]
+                .strip_prefix('|')
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_alphabetic()));
             if after.starts_with('\\')
+                || alternation
                 || method_compile
                 || method_exec
                 || (matches!(unit.lang, Lang::Python | Lang::Js) && !after.starts_with('('))

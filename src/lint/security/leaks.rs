@@ -463,8 +463,15 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 urls.iter().find_map(|u| stranger(u))
             };
             let Some(host) = host else { continue };
-            // A script that loads its settings file (`dotenv`) sends values, not the file.
+            // A script that loads its settings file (`dotenv`) sends values read by their names,
+            // not the file: neither the load nor the file's name (`set_key(".env", …)` writes
+            // a value into it) is a secret sent.
             let read = ENV_FILE_LOAD.replace_all(body, "");
+            let read = if read.len() == body.len() {
+                read
+            } else {
+                std::borrow::Cow::Owned(ENV_FILE_NAME.replace_all(&read, "settings").into_owned())
+            };
             if let Some((rule, message)) = judge(&read, &host) {
                 hits.push(rule, unit.start + send.start(), message, unit.quoted);
                 break;
@@ -521,6 +528,9 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
 static ENV_FILE_LOAD: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(r"(?i)(dotenv|load_dotenv|config\s*\(\s*\{\s*path|--env-file|env_file)[^\n]*")
 });
+
+/// The name of a settings file (`.env`, `.env.local`), in a string or a message.
+static ENV_FILE_NAME: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r"\.env\b(\.[\w-]+)?"));
 
 /// `name=$(…)`, `$name = …` (PowerShell) and `read -s name`: a variable and what it holds.
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {

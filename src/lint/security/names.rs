@@ -66,6 +66,32 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(r"\b[a-z0-9]+(?:-[a-z0-9]+)+\b|(?m)^#\s+([a-z][a-z0-9 -]{3,60})$")
 });
 
+/// Words after a name that make it the name of something else than a skill.
+const OTHER_THING: &[&str] = &[
+    "script",
+    "scripts",
+    "installer",
+    "binary",
+    "cli",
+    "command",
+    "package",
+    "library",
+    "crate",
+    "module",
+    "action",
+    "image",
+    "container",
+    "plugin",
+    "extension",
+    "app",
+    "service",
+    "api",
+    "sdk",
+    "endpoint",
+    "tool",
+    "server",
+];
+
 /// The popular name `candidate` is one slip away from, unless it is popular itself.
 fn squats(candidate: &str) -> Option<&'static str> {
     if candidate.len() < 5 || POPULAR.contains(candidate) {
@@ -171,6 +197,14 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             continue;
         };
         let name = found.as_str().trim().replace(' ', "-");
+        // `the official get-cli script`: a name of some other thing than a skill.
+        let next = lower[found.end()..]
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .find(|w| !w.is_empty())
+            .unwrap_or("");
+        if OTHER_THING.contains(&next) {
+            continue;
+        }
         if let Some(target) = squats(&name) {
             return vec![Hit {
                 rule: &rules::TYPOSQUAT,

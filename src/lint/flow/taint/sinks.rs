@@ -187,7 +187,7 @@ pub(super) fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hi
         });
         return;
     }
-    let Some(src) = state.taint_of(s, 0, at) else {
+    let Some(mut src) = state.taint_of(s, 0, at) else {
         static SUBDOMAIN_DATA: LazyLock<Regex> = LazyLock::new(|| {
             ascii_regex(r"(\$\w+|\$\{\w+\}|\$\([^)]*\)|\{[^}]+\})\.[A-Za-z0-9-]+\.[A-Za-z]{2,}")
         });
@@ -207,6 +207,17 @@ pub(super) fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hi
         }
         return;
     };
+    // A `.env` file read for the line of one named key (`line.startswith("OPENROUTER_API_KEY=")`)
+    // gives that key: sent to its own service, it is the service's credential going home.
+    if src.kind == SourceKind::Store
+        && src.what.contains(".env")
+        && let Some(name) = selected_env_key(text, |name| {
+            let vendors = vendor_words(name);
+            dest.iter().any(|(h, _)| belongs(&vendors, h))
+        })
+    {
+        src = sources::secret(name, src.at);
+    }
     // A bot's own token sent to its chat (`TELEGRAM_BOT_TOKEN` to `api.telegram.org`) is the
     // service's credential going home, even where anyone may receive what is posted.
     // Only when nothing else the statement reads is a secret of another kind.
@@ -266,6 +277,17 @@ pub(super) fn sinks(state: &State, unit: &UnitStmts, s: &Stmt, hits: &mut Vec<Hi
         help: EXFIL_HELP,
         quoted: unit.quoted,
     });
+}
+
+/// A secret's name `text` selects a line of a `.env` file by (`"NAME="`, quoted, with its
+/// equals sign) that `fits`.
+fn selected_env_key(text: &str, fits: impl Fn(&str) -> bool) -> Option<&str> {
+    static SELECTED: LazyLock<Regex> =
+        LazyLock::new(|| ascii_regex(r#"["'`]([A-Z][A-Z0-9_]{2,63})=["'`]"#));
+    SELECTED
+        .captures_iter(text)
+        .filter_map(|c| c.get(1).map(|m| m.as_str()))
+        .find(|name| secret_name(name) && fits(name))
 }
 
 pub(super) const EXFIL_HELP: &str = "a skill sends a secret only to the service it belongs to, and never the environment, credential files or keychains";

@@ -216,7 +216,8 @@ pub(super) static WHOLE_ENV: LazyLock<Regex> = LazyLock::new(|| {
         |(^|[|;&`]|(^|[^\w.\])])\(|\$\(|\bdo\s|\bthen\s|\bxargs\s)\s*(env|printenv|export\s+-p|declare\s+-x|set)\s*($|[|;&)>`])
         |(?i:\b(get-childitem|gci|dir|ls|get-item)\s+env:)|(?i:\[(system\.)?environment\]::getenvironmentvariables)
         |\bENV\.(to_h|to_a|to_hash|each|map|inspect|keys|select)\b|\bos\.Environ\(\)|\bgetattr\(\s*os\s*,\s*['"]environ['"]\s*\)
-        |\b(execSync|exec|check_output|getoutput|popen|run|spawnSync)\(\s*\[?\s*['"](env|printenv|set|export\s+-p)['"]"#,
+        |\b(execSync|exec|check_output|getoutput|popen|run|spawnSync)\(\s*\[?\s*['"](env|printenv|set|export\s+-p)['"]
+        |\bdotenv_values\s*\(|\bdotenv\.parse\s*\(|\bdotenv\.config\(\s*\)\.parsed\b"#,
     )
 });
 
@@ -591,7 +592,19 @@ pub(super) fn belongs(vendors: &[String], host: &str) -> bool {
             || aliases.contains(&owner)
             || (owner.starts_with(v.as_str()) && owner.len() <= v.len() + 2)
             || (v.starts_with(owner) && owner.len() >= 4)
+            || abbreviates(v, owner)
     })
+}
+
+/// Whether `word` abbreviates the domain label `owner`: its letters in order, the first one
+/// first, at least four of them, and most of the label's consonants (`APCA` is Alpaca's;
+/// `GH` is no one's by this).
+fn abbreviates(word: &str, owner: &str) -> bool {
+    if word.len() < 4 || word.len() >= owner.len() || !owner.starts_with(&word[..1]) {
+        return false;
+    }
+    let mut letters = owner.chars();
+    word.chars().all(|c| letters.any(|o| o == c))
 }
 
 #[cfg(test)]
@@ -601,6 +614,16 @@ mod tests {
     #[test]
     fn secrets_belong_to_their_vendor() {
         assert!(belongs(&vendor_words("OPENAI_API_KEY"), "api.openai.com"));
+        // An abbreviation of the vendor's name: Alpaca's keys are `APCA_…`.
+        assert!(belongs(
+            &vendor_words("APCA_API_KEY_ID"),
+            "paper-api.alpaca.markets"
+        ));
+        assert!(!belongs(
+            &vendor_words("APCA_API_KEY_ID"),
+            "collector.example"
+        ));
+        assert!(!belongs(&vendor_words("GITHUB_TOKEN"), "hub.example"));
         assert!(belongs(&vendor_words("GITHUB_TOKEN"), "api.github.com"));
         assert!(belongs(
             &vendor_words("AWS_SECRET_ACCESS_KEY"),
