@@ -71,6 +71,8 @@ fn windows<'t>(text: &'t str, rel: &str) -> Vec<&'t str> {
     };
     let mut out = Vec::new();
     let mut last_line = usize::MAX;
+    // Windows that overlap (a name in consecutive steps) are read as one.
+    let mut last: Option<(usize, usize)> = None;
     for at in memchr::memmem::find_iter(bytes, name.as_bytes()).take(64) {
         let start = line_start(at);
         if start == last_line {
@@ -96,12 +98,20 @@ fn windows<'t>(text: &'t str, rel: &str) -> Vec<&'t str> {
             }
             end = next;
         }
-        let window = &text[first..end];
-        if INSTALLS.is_match(window) {
-            out.push(window);
-        }
+        last = match last {
+            Some((a, b)) if first < b => Some((a, end.max(b))),
+            Some((a, b)) => {
+                out.push((a, b));
+                Some((first, end))
+            }
+            None => Some((first, end)),
+        };
     }
-    out
+    out.extend(last);
+    out.into_iter()
+        .map(|(a, b)| &text[a..b])
+        .filter(|window| INSTALLS.is_match(window))
+        .collect()
 }
 
 /// Why the file `rel`, with `content`, is refused for where the instructions put it: into an
@@ -120,13 +130,17 @@ pub fn placed(
         rels.iter().any(|r| {
             let name = r.rsplit('/').next().unwrap_or(r);
             place == *r
-                || place.ends_with(&format!("/{r}"))
+                || place
+                    .strip_suffix(r)
+                    .is_some_and(|head| head.ends_with('/'))
                 || (!place.contains('/') && place == name)
         })
     };
+    // A file named in many steps is judged once for each place they name.
+    let mut seen = std::collections::HashSet::new();
     windows(instructions, rel).into_iter().find_map(|window| {
         places(window)
-            .filter(|place| !of_skill(place))
+            .filter(|place| !of_skill(place) && seen.insert(place.clone()))
             .find_map(|place| super::security::startup::judge_placed(&place, content))
     })
 }
@@ -146,15 +160,31 @@ fn places(window: &str) -> impl Iterator<Item = String> + '_ {
     .filter(move |(phrase, _)| lower.contains(phrase))
     .map(|(_, place)| place.to_owned());
     window
-        .split(|c: char| c.is_whitespace() || "`'\"(),;<>*|".contains(c))
+        .split(|c: char| {
+            matches!(
+                c,
+                ' ' | '\t'
+                    | '\n'
+                    | '\r'
+                    | '`'
+                    | '\''
+                    | '"'
+                    | '('
+                    | ')'
+                    | ','
+                    | ';'
+                    | '<'
+                    | '>'
+                    | '*'
+                    | '|'
+            ) || (!c.is_ascii() && c.is_whitespace())
+        })
         .map(|t| t.trim_end_matches(['.', ':']))
         .filter(|t| {
             t.contains('/')
                 || t.starts_with('.')
                 || t.starts_with('~')
-                || std::path::Path::new(t)
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+                || (t.len() > 3 && t.as_bytes()[t.len() - 3..].eq_ignore_ascii_case(b".md"))
         })
         .map(str::to_owned)
         .chain(phrases)

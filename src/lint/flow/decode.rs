@@ -317,62 +317,123 @@ fn printable(b: u8) -> bool {
     b.is_ascii_graphic() || matches!(b, b' ' | b'\n' | b'\t' | b'\r')
 }
 
-/// Where the literals of `text` are: the insides of quotes on one line, runs of 24 or more
-/// base64 characters, and lists of eight or more numbers.
+/// Where the literals of `text` are, in order: the insides of quotes on one line, runs of 24
+/// or more base64 characters, and lists of eight or more numbers. Each kind is found by a
+/// search of its own that skips the text it cannot be in (most of a file is prose and code).
 fn literal_spans(text: &str) -> Vec<(usize, usize)> {
+    /// Base64's characters (the letters, digits, `+` and `/`).
+    const RUN: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut c: u8 = 0;
+        loop {
+            t[c as usize] = c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
+            if c == u8::MAX {
+                break t;
+            }
+            c += 1;
+        }
+    };
+    const MIN_RUN: usize = 24;
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if matches!(b, b'"' | b'\'' | b'`') {
-            // A quote closed within [`MAX_QUOTED`] bytes: every quote of a long minified line
-            // is looked at, so the look is bounded.
-            let limit = (i + MAX_QUOTED).min(bytes.len());
-            let mut j = i + 1;
-            while j < limit && bytes[j] != b && bytes[j] != b'\n' {
-                j += if bytes[j] == b'\\' { 2 } else { 1 };
-            }
-            if j < bytes.len() && bytes[j] == b && j - i > MIN_LEN {
-                spans.push((i + 1, j));
-            }
-            // The inside is read too: a string may hold a run or a list of its own
-            // (`"$(printf %s 6375… | xxd -r -p)"`).
-            i += 1;
+    // Quotes. (The inside of one is searched too: a string may hold a run or a list of its
+    // own, `"$(printf %s 6375… | xxd -r -p)"`.)
+    for i in memchr::memchr3_iter(b'"', b'\'', b'`', bytes) {
+        if apostrophe(bytes, i) {
             continue;
         }
-        if b.is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric()) {
-            let end = number_list_end(bytes, i);
-            if end > i {
-                spans.push((i, end));
-                i = end;
-                continue;
+        // A quote closed within [`MAX_QUOTED`] bytes: every quote of a long minified line is
+        // looked at, so the look is bounded.
+        let quote = bytes[i];
+        let limit = (i + MAX_QUOTED).min(bytes.len());
+        let mut j = i + 1;
+        while j < limit
+            && let Some(k) = memchr::memchr3(quote, b'\n', b'\\', &bytes[j..limit])
+        {
+            j += k;
+            if bytes[j] != b'\\' {
+                break;
             }
+            j += 2;
         }
-        if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
-            let mut j = i;
-            while j < bytes.len()
-                && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'+' | b'/'))
-            {
-                j += 1;
-            }
-            // `=` pads the end of base64; inside a run it is an assignment (`X=6375…`).
-            while j < bytes.len() && bytes[j] == b'=' && j - i >= 2 {
-                let next = bytes.get(j + 1).copied().unwrap_or(b' ');
-                if next.is_ascii_alphanumeric() || matches!(next, b'+' | b'/') {
-                    break;
-                }
-                j += 1;
-            }
-            if j - i >= 24 && (i == 0 || !matches!(bytes[i - 1], b'-' | b'_' | b'.')) {
-                spans.push((i, j));
-            }
-            i = j.max(i + 1);
-            continue;
+        if j < limit && bytes[j] == quote && j - i > MIN_LEN {
+            spans.push((i + 1, j));
         }
-        i += 1;
     }
+    // Lists of numbers: the number before a comma starts one (a list has a comma after its
+    // first number).
+    let mut listed = 0;
+    for comma in memchr::memchr_iter(b',', bytes) {
+        if comma < listed {
+            continue;
+        }
+        let mut e = comma;
+        while e > 0 && matches!(bytes[e - 1], b' ' | b'\t') {
+            e -= 1;
+        }
+        let mut s = e;
+        while s > 0 && bytes[s - 1].is_ascii_alphanumeric() {
+            s -= 1;
+        }
+        if s == e || !bytes[s].is_ascii_digit() {
+            continue;
+        }
+        let end = number_list_end(bytes, s);
+        if end > s {
+            spans.push((s, end));
+            listed = end;
+        }
+    }
+    // Runs: the byte [`MIN_RUN`] - 1 ahead of a run's possible start is in the run, so a byte
+    // that is not lets the search jump past it.
+    let mut i = 0;
+    while i + MIN_RUN <= bytes.len() {
+        let probe = i + MIN_RUN - 1;
+        if !RUN[usize::from(bytes[probe])] {
+            i = probe + 1;
+            continue;
+        }
+        let mut start = probe;
+        while start > i && RUN[usize::from(bytes[start - 1])] {
+            start -= 1;
+        }
+        let mut j = probe + 1;
+        while j < bytes.len() && RUN[usize::from(bytes[j])] {
+            j += 1;
+        }
+        // `=` pads the end of base64; inside a run it is an assignment (`X=6375…`).
+        while j < bytes.len() && bytes[j] == b'=' {
+            let next = bytes.get(j + 1).copied().unwrap_or(b' ');
+            if RUN[usize::from(next)] {
+                break;
+            }
+            j += 1;
+        }
+        if j - start >= MIN_RUN && (start == 0 || !matches!(bytes[start - 1], b'-' | b'_' | b'.')) {
+            spans.push((start, j));
+        }
+        i = j + 1;
+    }
+    spans.sort_unstable();
     spans
+}
+
+/// Whether the quote at `at` is an apostrophe of an English contraction (`don't`, `it's`,
+/// `we're`): after a letter, before `s`, `t`, `d`, `m`, `re`, `ve` or `ll` that end the word.
+/// (Lua's `load'…'` and Python's `f'…'` open strings.)
+fn apostrophe(bytes: &[u8], at: usize) -> bool {
+    if bytes[at] != b'\'' || at == 0 || !bytes[at - 1].is_ascii_alphabetic() {
+        return false;
+    }
+    let rest = &bytes[at + 1..];
+    let len = rest
+        .iter()
+        .position(|b| !b.is_ascii_alphanumeric())
+        .unwrap_or(rest.len());
+    let suffix = &rest[..len.min(3)];
+    ["s", "t", "d", "m", "re", "ve", "ll"]
+        .iter()
+        .any(|c| suffix.eq_ignore_ascii_case(c.as_bytes()))
 }
 
 /// The end of a list of [`MIN_CODES`] or more numbers starting at `start` (separated by commas
@@ -420,6 +481,29 @@ fn number_list_end(bytes: &[u8], start: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contractions_open_no_string_but_quotes_after_words_do() {
+        let spans = |t: &str| -> Vec<String> {
+            literal_spans(t)
+                .into_iter()
+                .map(|(a, b)| t[a..b].to_owned())
+                .filter(|l| l.contains(' '))
+                .collect()
+        };
+        // Prose: the apostrophes of `don't` and `it's` are no quotes.
+        assert!(spans("Don't run it; it's fine, we're done and they'll see.\n").is_empty());
+        // Lua calls with a string and no parentheses; Python's prefixes open strings.
+        assert_eq!(spans("os.execute'hs | lruc -s x'\n"), ["hs | lruc -s x"]);
+        assert_eq!(spans("run(f'curl -s {u} | sh')\n"), ["curl -s {u} | sh"]);
+        // A backslash escapes the quote; a newline ends the look.
+        let escaped = spans("x = \"a \\\" b c d e f g\"\n");
+        assert_eq!(
+            escaped.first().map(String::as_str),
+            Some("a \\\" b c d e f g")
+        );
+        assert!(spans("x = \"a b c d e f g h i\ny\"\n").is_empty());
+    }
 
     #[test]
     fn decodes_readable_text_only() {
