@@ -376,18 +376,7 @@ pub(crate) fn copies_from_agent_dir_only(code: &str) -> bool {
     let Some(dest) = words.iter().skip(1).rev().find(|w| !w.starts_with('-')) else {
         return false;
     };
-    ![
-        ".claude",
-        ".cursor",
-        ".codex",
-        ".gemini",
-        ".windsurf",
-        ".continue",
-        ".aider",
-        ".agents",
-    ]
-    .iter()
-    .any(|dir| dest.contains(dir))
+    !AGENT_DIRS.iter().any(|dir| dest.contains(dir))
 }
 
 /// Whether `code` sends to a site and runs nothing it gets back: form or data flags, a PUT or
