@@ -22,6 +22,7 @@ pub mod names;
 pub mod permissions;
 pub mod remote_exec;
 pub mod startup;
+pub mod webshell;
 
 use std::cell::OnceCell;
 
@@ -300,6 +301,7 @@ pub static HOMES: &[&Home] = &[
     &leaks::HOME,
     &permissions::HOME,
     &beacons::HOME,
+    &webshell::HOME,
 ];
 
 /// Every home's trigger words in one automaton, each word with the homes it triggers.
