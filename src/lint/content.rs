@@ -118,20 +118,35 @@ const EXAMPLE_FOLDERS: &[&str] = &[
 
 /// Whether `rel` is code kept as an example or a test fixture (under a folder of examples, or a
 /// semgrep test file, whose `ruleid:` comments mark what a rule must find), which SKILL.md never
-/// runs: it neither names the file nor puts it in place.
+/// runs: it neither names the file nor puts it in place. A semgrep test file may be named and
+/// copied (`semgrep --test` parses it and runs nothing), but not next to an interpreter.
 fn example_code(cx: &mut Cx<'_>, rel: &str, text: &str, skill_md: &str) -> bool {
+    static INTERPRETER: LazyLock<crate::lint::rx::Regex> = LazyLock::new(|| {
+        super::exec::ascii_regex(
+            r"(?i)\b(python[\d.]*|node|deno|bun|tsx|ts-node|bash|sh|zsh|ruby|php|perl|pwsh|powershell|source|exec|import|require|uv\s+run|npx)\b|\./",
+        )
+    });
     let name = rel.rsplit('/').next().unwrap_or(rel);
     let (folder, _) = rel.rsplit_once('/').unwrap_or(("", rel));
-    let example = folder.split('/').any(|d| EXAMPLE_FOLDERS.contains(&d))
-        || text.lines().any(|l| {
-            l.trim_start()
-                .trim_start_matches(['/', '#', '-', ' '])
-                .starts_with("ruleid:")
-        });
+    let semgrep_test = text.lines().any(|l| {
+        l.trim_start()
+            .trim_start_matches(['/', '#', '-', ' '])
+            .starts_with("ruleid:")
+    });
+    let example = folder.split('/').any(|d| EXAMPLE_FOLDERS.contains(&d)) || semgrep_test;
+    let named = if semgrep_test {
+        skill_md
+            .lines()
+            .any(|line| line.contains(name) && INTERPRETER.is_match(line))
+    } else {
+        skill_md.contains(name)
+    };
+    // A semgrep test file is copied next to its rule (`copy each pair into rules/`), which runs
+    // nothing; a copy into a place that runs it is judged by `placement::placed` all the same.
     // (Nor does a script, a Makefile or npm's `test` script of the skill name it.)
     example
-        && !skill_md.contains(name)
-        && !super::placement::put_in_place(skill_md, rel)
+        && !named
+        && (semgrep_test || !super::placement::put_in_place(skill_md, rel))
         && !runner_says(cx, rel, |text| text.contains(name))
 }
 

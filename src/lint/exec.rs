@@ -376,6 +376,16 @@ static READS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Whether `line` holds a command of [`READS`], not as a part of a path
+/// (`application_default_credentials.json`, `~/.config/gh/hosts.yml`); a method is one
+/// (`fs.readFileSync(…)`, `path.read_text()`).
+fn reads(line: &str) -> bool {
+    READS.find_iter(line).any(|m| {
+        !line[..m.start()].ends_with(['.', '/', '_'])
+            || line[m.end()..].trim_start().starts_with('(')
+    })
+}
+
 /// Whether `line` names the credential place `found` without reading what it holds: a
 /// comment (a commented-out mount in `devcontainer.json`), a check of the place itself or a
 /// message about it (`[ -d "$dir" ]`, `stat`, `os.path.exists`, `echo "fix ~/.ssh"`) with no
@@ -396,7 +406,7 @@ fn names_only(line: &str) -> bool {
     if comment {
         return true;
     }
-    if INSPECTS.is_match(line) && !READS.is_match(line) {
+    if INSPECTS.is_match(line) && !reads(line) {
         return true;
     }
     // `dir="$HOME/.ssh"`, `SSH_DIR = Path.home() / ".ssh"`: a folder (not a key or a
@@ -421,7 +431,7 @@ fn names_only(line: &str) -> bool {
     ]
     .iter()
     .any(|f| value.ends_with(f));
-    shell_name && folder && !READS.is_match(line)
+    shell_name && folder && !reads(line)
 }
 
 /// Whether `line` assigns a key's path to a shell variable (`KEY="${4:-$HOME/.ssh/id_ed25519}"`)
@@ -442,7 +452,7 @@ fn key_only_used(text: &str, line: &str) -> bool {
     uses.peek().is_some()
         && uses.all(|l| {
             crate::lint::flow::taint::identity_only(l, name)
-                || (uses_ssh_key(l) && !READS.is_match(l))
+                || (uses_ssh_key(l) && !reads(l))
                 || names_only(l)
         })
 }
@@ -511,6 +521,20 @@ pub fn scan_credential_access(cx: &mut Cx<'_>, path: &std::path::Path, text: &st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_read_is_a_command_or_a_method_not_a_piece_of_a_path() {
+        assert!(!reads(
+            r#"ADC="$HOME/.config/gcloud/application_default_credentials.json""#
+        ));
+        assert!(reads(
+            r#"const logins = fs.readFileSync(path.join(profile, "Login Data"));"#
+        ));
+        assert!(reads(
+            "data = Path.home().joinpath('.aws/credentials').read_text ()"
+        ));
+        assert!(reads("cat ~/.aws/credentials"));
+    }
 
     #[test]
     fn rule_regexes_read_ascii_words_in_text_of_any_script() {

@@ -53,6 +53,18 @@ pub fn installs(text: &str, rel: &str) -> bool {
     !windows(text, rel).is_empty()
 }
 
+/// Whether the words after a mention of a file make it the one that acts (`` `scripts/block.sh`
+/// backs up ~/.zshrc and writes the block``, `scripts/block.sh --print`): what it writes is
+/// judged as its code, and the file goes nowhere.
+fn acts(after: &str) -> bool {
+    static ACTS: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"^\s+-{1,2}[a-z]|^[`'\x22]?\s+(then\s+|also\s+|only\s+|first\s+)?(backs|writes|adds|appends|creates|runs|prints|checks|makes|does|reads|installs|sets|puts|copies|updates|keeps|saves|generates|builds|downloads|calls|uses|takes|shows|asks|lists|detects|finds|removes|deletes|replaces|merges|handles|needs|expects|returns|exits|starts|stops|loads|parses|validates|wraps|emits|outputs|produces|fetches|compares|refuses|skips|prompts)\b",
+        )
+    });
+    ACTS.is_match(after)
+}
+
 /// The lines around each mention of `rel` in `text` that hold a verb that installs it. The
 /// name is looked for in the whole text first (the instructions of a skill are read once per
 /// file of it), and lines are found only around where it is.
@@ -74,6 +86,9 @@ fn windows<'t>(text: &'t str, rel: &str) -> Vec<&'t str> {
     // Windows that overlap (a name in consecutive steps) are read as one.
     let mut last: Option<(usize, usize)> = None;
     for at in memchr::memmem::find_iter(bytes, name.as_bytes()).take(64) {
+        if acts(&text[at + name.len()..]) {
+            continue;
+        }
         let start = line_start(at);
         if start == last_line {
             continue;
@@ -148,17 +163,26 @@ pub fn placed(
 /// The places a window of instructions names: its paths (`~/.claude/settings.json`,
 /// `.git/hooks/`), and the places some phrases name (`as a git hook`).
 fn places(window: &str) -> impl Iterator<Item = String> + '_ {
-    let lower = window.to_ascii_lowercase();
-    let phrases = [
-        ("git hook", ".git/hooks/hook"),
-        ("crontab", "/var/spool/cron/crontab"),
-        ("launch agent", "~/library/launchagents/agent.plist"),
-        ("launchagent", "~/library/launchagents/agent.plist"),
-        ("login item", "~/library/launchagents/agent.plist"),
-    ]
-    .into_iter()
-    .filter(move |(phrase, _)| lower.contains(phrase))
-    .map(|(_, place)| place.to_owned());
+    // A phrase names a place only as where the file goes ("install it as a git hook", "add
+    // it to the crontab"); "detects crontab persistence" names none.
+    static PHRASES: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)\b(as|into|to|in|under|with)\s+(a|an|the|your|their|its|my)?\s*(?:(git\s+hook|(pre|post)-\w+\s+hook)|(crontab|cron\s+job|cron\s+table)|(launch\s*agent|launch\s*daemon|login\s+item)s?)\b|\bcrontab\s+-\s|\|\s*crontab\b",
+        )
+    });
+    let phrases: Vec<String> = PHRASES
+        .captures_iter(window)
+        .map(|c| {
+            if c.get(3).is_some() {
+                ".git/hooks/hook"
+            } else if c.get(6).is_some() {
+                "~/library/launchagents/agent.plist"
+            } else {
+                "/var/spool/cron/crontab"
+            }
+            .to_owned()
+        })
+        .collect();
     window
         .split(|c: char| {
             matches!(

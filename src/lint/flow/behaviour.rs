@@ -90,7 +90,7 @@ static PATTERNS: [Pattern; 7] = [
         &rules::PERSISTENCE,
         "makes itself run again later",
         "a skill runs when the user asks; it never installs cron jobs, login items, shell start-up lines or git hooks",
-        r#"(?ix)\|\s*crontab\b|(^|[\s;&(`])crontab\s+(-u\s+\S+\s+)?(-e\b|-\s|-$|[~$./\w][^\s|;]*)|/etc/cron\.(d|daily|hourly|weekly|monthly)/|/var/spool/cron|(>>?|\btee\b)\s*/etc/crontab
+        r#"(?ix)\|\s*crontab\b|(^|[\s;&(`])crontab\s+(-u\s+[^\s"';|&]+\s+)?(-e\b|-\s|-$|[~$./\w][^\s|;]*)|(>>?|\btee\b|\bcp\b|\bmv\b|\bln\b|\binstall\b|\bopen\(|write\w*\()[^\n]*(/etc/cron\.(d|daily|hourly|weekly|monthly)/|/var/spool/cron)|(>>?|\btee\b)\s*/etc/crontab
         |(>>?|\btee\s+(-a\s+)?|appendFile(Sync)?\s*\(|writeFile(Sync)?\s*\(|(?i:add-content|set-content|out-file)\b)[^\n]*(\.bashrc|\.bash_profile|\.bash_login|\.zshrc|\.zprofile|\.zshenv|\.zlogin|[\s~/]\.profile\b|config\.fish|\$PROFILE\b|/etc/profile|/etc/bash\.bashrc|/etc/rc\.local)
         |\bopen\([^)\n]*(\.bashrc|\.bash_profile|\.zshrc|\.zprofile|\.profile)['"][^)\n]*['"]a
         |\bsystemctl\s+--user\s+(enable|start|daemon-reload)|\.config/systemd/user/|(>>?|\btee\b|\bcp\b|\bmv\b)[^\n]*/etc/systemd/system/

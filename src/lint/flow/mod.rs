@@ -600,6 +600,18 @@ static APPEND: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(r#"appendFile|open\([^)]*['"]a|>>|(?i:add-content)|\btee\s+-a\b|\.write\("#)
 });
 
+/// Whether a statement only prints its payload words (`printf 'eval "$(starship init zsh)"\n'`
+/// shows the line to add): an `echo` or `printf` that writes nowhere and pipes into nothing,
+/// whose words are all quoted.
+fn prints_only(code: &str) -> bool {
+    let code = code.trim_start();
+    (code.starts_with("echo ") || code.starts_with("printf "))
+        && !code.contains(['|', '>', '`'])
+        && PAYLOAD
+            .find_iter(code)
+            .all(|m| behaviour::in_quotes(code, m.start()))
+}
+
 /// Persistence is refused when what it installs is a payload ([`PAYLOAD`]) in the same unit;
 /// a schedule of the user's own job is a warning. A unit that appends a payload to a start-up
 /// file named elsewhere in it (a loop over `.bashrc`, `.zshenv`) is persistence too.
@@ -612,7 +624,9 @@ fn persistence_payload(
 ) -> Option<Hit> {
     // A line installers put in start-up files (`eval "$(brew shellenv)"`) is no payload.
     let payload = stmts.iter().any(|s| {
-        PAYLOAD.is_match(&s.code) && !crate::lint::security::startup::benign_rc_line(&s.code)
+        PAYLOAD.is_match(&s.code)
+            && !crate::lint::security::startup::benign_rc_line(&s.code)
+            && !prints_only(&s.code)
     });
     let mut found = false;
     for hit in &mut hits[from..] {

@@ -163,6 +163,7 @@ pub fn scan(
     if let Some(m) = ENCODE_SECRET.find_iter(text).find(|m| {
         !crate::lint::security::holds_word(m.as_str(), crate::lint::security::NEGATIONS)
             && !crate::lint::security::negated_before(text, m.start())
+            && !states_encoding(m.as_str(), &text[m.end()..])
     }) && let Some(url) = DESTINATION.find(around)
         && url.as_str().contains("://")
     {
@@ -190,6 +191,33 @@ pub fn scan(
             quoted,
         });
     }
+}
+
+/// "JWT payloads are only base64url-encoded, not encrypted": a fact about the data, unless
+/// what follows sends it somewhere.
+fn states_encoding(matched: &str, rest: &str) -> bool {
+    static STATED: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)\b(is|are|was|were)\s+((only|just|merely|simply|not|never)\s+)?(base64\w*|hex|encoded|url-?encoded)\b",
+        )
+    });
+    STATED.is_match(matched) && !goes_somewhere(rest)
+}
+
+/// Whether the words after an encoding say where the encoded text goes ("… into the badge
+/// URL", "… and appended to").
+fn goes_somewhere(after: &str) -> bool {
+    let next: String = after
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_ascii_lowercase();
+    [
+        "into", "in the", "in a", "as ", "and ", "then", "before", "to ",
+    ]
+    .iter()
+    .any(|w| next.trim_start_matches(['-', ',', ' ']).starts_with(w))
 }
 
 /// A download from a paste site or an anonymous file host that the prose asks to run.

@@ -408,9 +408,13 @@ fn judge_write(path: &str, body: &str) -> Option<(&'static Rule, String)> {
         {
             return None;
         }
+        // A rc file given lines that only extend `PATH`, set variables or load a tool's hook,
+        // or given nothing (`echo >> ~/.zprofile`, the blank line Homebrew's next steps add).
         let rc = path.contains("rc") || path.contains("profile") || path.contains("fish");
+        if rc && restores_backup(&path, body) {
+            return None;
+        }
         if rc
-            && !body.trim().is_empty()
             && body
                 .lines()
                 .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
@@ -423,18 +427,93 @@ fn judge_write(path: &str, body: &str) -> Option<(&'static Rule, String)> {
             format!("writes the start-up file `{path}`"),
         ));
     }
-    if MEMORY_PATH.is_match(&path)
-        && let Some(found) = poison(body)
-    {
-        return Some((
-            &rules::AGENT_MEMORY,
-            format!(
-                "writes standing instructions into `{path}`: `{}`",
-                excerpt(found.as_str())
-            ),
-        ));
+    if !MEMORY_PATH.is_match(&path) {
+        return None;
     }
-    None
+    // An agent's settings or MCP configuration holds addresses and commands by design: what
+    // they run and where they send the agent's traffic is judged, not its words.
+    let config = [".json", ".jsonc", ".toml", ".yaml", ".yml"]
+        .iter()
+        .any(|e| path.ends_with(e));
+    if config {
+        return config_poison(body).map(|what| {
+            (
+                &rules::AGENT_MEMORY,
+                format!("is put into `{path}`, where {what}"),
+            )
+        });
+    }
+    let found = poison(body)?;
+    Some((
+        &rules::AGENT_MEMORY,
+        format!(
+            "writes standing instructions into `{path}`: `{}`",
+            excerpt(found.as_str())
+        ),
+    ))
+}
+
+/// Whether a copy into the start-up file `path` takes it from a backup of that same file
+/// (`cp ~/.zshrc.bak.<timestamp> ~/.zshrc`): the user's own lines put back.
+fn restores_backup(path: &str, body: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    // A placeholder in angle brackets reads as a redirection (`<timestamp>`): its words go.
+    let mut placeholder = false;
+    let mut words = body.split_whitespace().filter(|w| {
+        let after_redirect = std::mem::replace(&mut placeholder, *w == "<");
+        !w.starts_with(['-', '<']) && !after_redirect
+    });
+    let mut restored = false;
+    let all = words.all(|w| {
+        let w = w.trim_matches(['"', '\'']);
+        let file = w.rsplit('/').next().unwrap_or(w);
+        if file == name {
+            return true;
+        }
+        let backup = file.strip_prefix(name).is_some_and(|rest| {
+            [".bak", ".backup", ".orig", ".old", ".save", "~", ".pre-"]
+                .iter()
+                .any(|s| rest.starts_with(s))
+        });
+        restored |= backup;
+        backup
+    });
+    all && restored
+}
+
+/// What makes an agent's configuration an attack: a command it runs (a hook, an MCP server's
+/// command and arguments) that fetches, decodes or opens a connection, or the agent's own API
+/// traffic sent through another host (`ANTHROPIC_BASE_URL`, a proxy) than this machine.
+fn config_poison(body: &str) -> Option<String> {
+    static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r#"(?i)["']?\b(command|cmd|args)["']?\s*[:=]\s*(\[[^\]]*\]|"(?:[^"\\]|\\.)*"|'[^']*')"#,
+        )
+    });
+    static REDIRECT: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r#"(?i)["']?\b(\w*_BASE_URL|\w*_API_URL|\w*_ENDPOINT|HTTPS?_PROXY|ALL_PROXY)["']?\s*[:=]\s*["']?https?://([^/"'\s:]+)"#,
+        )
+    });
+    for c in COMMAND.captures_iter(body) {
+        let value = c.get(2).map_or("", |m| m.as_str());
+        let ran = commands(&value.replace("\\\"", "\""));
+        if crate::lint::flow::scheduled_payload(&ran) {
+            return Some(format!("the agent runs `{}`", excerpt(value)));
+        }
+    }
+    REDIRECT.captures_iter(body).find_map(|c| {
+        let host = c.get(2).map_or("", |m| m.as_str());
+        let local = matches!(host, "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]")
+            || host.ends_with(".localhost")
+            || crate::lint::flow::reputation::service(host);
+        (!local).then(|| {
+            format!(
+                "`{}` sends the agent's traffic through `{host}`",
+                c.get(1).map_or("", |m| m.as_str())
+            )
+        })
+    })
 }
 
 /// Lines of other languages that write a file: the call and the target on one statement.
@@ -464,7 +543,16 @@ static POLICY: LazyLock<Regex> = LazyLock::new(|| {
 /// `line` may be the line itself or the command that appends it (`echo 'eval "$(starship init
 /// zsh)"' >> ~/.zshrc`): then the text echoed is judged.
 pub(crate) fn benign_rc_line(line: &str) -> bool {
-    BENIGN_RC.is_match(line) || echoed(line).is_some_and(|text| BENIGN_RC.is_match(&text))
+    // `printf '# >>> prompt >>>\neval "$(starship init zsh)"\n'`: each line it writes.
+    BENIGN_RC.is_match(line)
+        || echoed(line).is_some_and(|text| {
+            let mut lines = text
+                .split("\\n")
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .peekable();
+            lines.peek().is_some() && lines.all(|l| BENIGN_RC.is_match(l))
+        })
 }
 
 /// The text an `echo` or `printf` that is redirected into a file writes: its one quoted
@@ -709,6 +797,17 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             );
             continue;
         }
+        // "Write this into `.claude/settings.json`" over a JSON block: the block is judged as
+        // that configuration.
+        if let Some((path, what)) = config_written(para, &text[unit.end..]) {
+            hits.push(
+                &rules::AGENT_MEMORY,
+                unit.start,
+                format!("asks the agent to write into `{path}` a configuration where {what}"),
+                unit.quoted,
+            );
+            continue;
+        }
         if let Some(found) = PROSE_MEMORY.find(para) {
             let around = &text[unit.start..floor_end(text, (unit.end + 1024).min(text.len()))];
             if let Some(poison) = poison(&around[found.start()..]) {
@@ -725,6 +824,34 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         }
     }
     hits.into_vec()
+}
+
+/// The agent configuration a paragraph asks to write (a verb and a configuration path of
+/// [`MEMORY_PATH`]) and why the code block after it poisons it (`config_poison`).
+fn config_written(para: &str, after: &str) -> Option<(String, String)> {
+    static WRITE: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)\b(add|append|write|put|insert|merge|paste|save|set|update|edit|create)\b[^.\n]{0,80}?\b(to|into|in)\s+[^`\n]{0,40}`([^`\s]+\.(json|jsonc|toml|ya?ml))`",
+        )
+    });
+    let found = WRITE.captures(para)?;
+    let path = normal(found.get(3)?.as_str());
+    if !MEMORY_PATH.is_match(&path) {
+        return None;
+    }
+    // The block that follows the paragraph, before any other prose.
+    let rest = after.trim_start();
+    let fence = if rest.starts_with("```") {
+        "```"
+    } else if rest.starts_with("~~~") {
+        "~~~"
+    } else {
+        return None;
+    };
+    let open = rest.find('\n')? + 1;
+    let close = rest[open..].find(fence).map_or(rest.len(), |i| open + i);
+    let what = config_poison(&rest[open..close])?;
+    Some((path, what))
 }
 
 fn floor_end(text: &str, i: usize) -> usize {

@@ -251,7 +251,8 @@ impl Walk {
         // What the command puts in the files it writes.
         let content = match (&body_in, program.as_str()) {
             (Some(body), _) => body.clone(),
-            (None, "echo" | "printf" | "print") => args.join(" "),
+            (None, "printf") => printed(&args, true),
+            (None, "echo" | "print") => printed(&args, args.iter().any(|a| a == "-e")),
             (None, _) => format!("{fed} {}", args.join(" ")),
         };
         for (_, body) in &mut writes {
@@ -335,6 +336,17 @@ fn join(words: &[&String]) -> String {
         .map(|w| w.as_str())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// What `printf` or `echo` prints, its line breaks and tabs unescaped where the command reads
+/// them (`printf '# block\neval "$(…)"\n' >> ~/.zshrc` writes two lines, not one).
+fn printed(args: &[String], escapes: bool) -> String {
+    let text = args.join(" ");
+    if escapes {
+        text.replace("\\n", "\n").replace("\\t", "\t")
+    } else {
+        text
+    }
 }
 
 #[cfg(test)]
