@@ -13,6 +13,7 @@ use super::flow::Hit;
 use super::rules::Rule;
 
 pub mod beacons;
+pub mod ci;
 pub mod concealment;
 pub mod destruction;
 pub mod droppers;
@@ -302,6 +303,7 @@ pub static HOMES: &[&Home] = &[
     &permissions::HOME,
     &beacons::HOME,
     &webshell::HOME,
+    &ci::HOME,
 ];
 
 /// Every home's trigger words in one automaton, each word with the homes it triggers.
