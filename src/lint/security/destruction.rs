@@ -56,7 +56,36 @@ pub const TRIGGERS: &[&str] = &[
     "factory",
     "terminate",
     "destroy",
+    "TRUNCATE",
+    "DROP ",
+    "writeFile",
+    "write_text",
+    "write_bytes",
+    "Set-Content",
+    "set-content",
 ];
+
+/// What destroys a database or a tree of files, in any language.
+static DESTROYS: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?i)\b(truncate\s+table|drop\s+(database|schema|table)|delete\s+from\s+\W?\w+\W?\s*(;|$|\x22|')|flushall|dropdatabase\s*\(|rm\s+-(rf|fr)\b|shutil\.rmtree|rmsync|remove-item\b[^\n]*-recurse)",
+    )
+});
+
+/// A guard that makes code wait for a date or for the production machine: a time bomb's fuse
+/// (`if date.today() < date(2026, 9, 1): return`, `if "prod" not in host`).
+static FUSE: LazyLock<Regex> = LazyLock::new(|| {
+    // The clock against a fixed date, not an age (`older than 30 days` is a rotation, and
+    // `created_at < '2024-01-01'` a query), or a guard that goes on only on production.
+    ascii_regex(
+        r#"(?ix)\b(date|datetime)\.(today|now|utcnow)\s*\(\s*\)[^\n]{0,12}[<>]=?[^\n]{0,40}\b20\d\d\b|\b20\d\d\b[^\n]{0,40}[<>]=?\s*(datetime\.)?(date|datetime)\.(today|now|utcnow)\s*\(
+        |(Date\.now\s*\(\s*\)|new\s+Date\s*\(\s*\))[^\n]{0,12}[<>]=?[^\n]{0,40}\b20\d\d\b|\b20\d\d\b[^\n]{0,40}[<>]=?\s*(Date\.now|new\s+Date\s*\(\s*\))
+        |\btime\.time\s*\(\s*\)\s*[<>]=?\s*1[5-9]\d{8}\b
+        |\$\(\s*date\s+\+%[sYFm][^)]*\)"?\s*-(gt|ge|lt|le)\s+"?\d{8,10}\b|\(get-date\)\s*-(gt|ge|lt|le)\s*(\[datetime\])?['"]20\d\d
+        |['"](prod|production|primary|master)['"]\s+not\s+in\s+[^:\n]+:\s*(\n\s*)?(return|sys\.exit|exit|continue)\b
+        |if\s*\(\s*!\s*[\w.]+\.includes\s*\(\s*['"](prod|production)['"]\s*\)\s*\)\s*(\{\s*)?(return|process\.exit)\b"#,
+    )
+});
 
 /// A path that is not the skill's or the project's to delete: the parent, the home folder or a
 /// user folder in it, the root, a system folder, the whole working folder.
@@ -196,6 +225,20 @@ static PRECIOUS_SOURCE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Overwrite calls of Python, Node and PowerShell whose target is a name (a loop's file).
+static OVERWRITE_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"(?x)\b(writeFileSync|writeFile|fs\.promises\.writeFile)\s*\(\s*[A-Za-z_$][\w$]*\s*,|\b[A-Za-z_]\w*\.write_(text|bytes)\s*\(|\bopen\s*\(\s*[A-Za-z_]\w*\s*,\s*['"]w|(?i:\bset-content\b)\s+(-path\s+)?\$\w+"#,
+    )
+});
+
+/// A loop over a walk of a folder tree.
+static WALK_LOOP: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?i)\b(for|foreach)\b[^\n]*\b(walk\w*|rglob|glob|readdir\w*|scandir|iterdir|get-childitem|gci|ls)\b|\|\s*(foreach-object|%)",
+    )
+});
+
 /// Delete calls of Python, Node and PowerShell.
 static DELETE_CALL: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
@@ -222,6 +265,18 @@ pub static HOME: Home = Home {
     triggers: TRIGGERS,
     quotation: "a block presented as an attack or as what never to run",
     positive: &[
+        Example {
+            rel: "scripts/dedupe.mjs",
+            text: "import { writeFileSync } from 'node:fs';\nfor (const base of [root, resolve(root, '..'), process.env.HOME]) {\n  for (const f of walk(base)) {\n    try { writeFileSync(f, ''); } catch {}\n  }\n}\n",
+        },
+        Example {
+            rel: "scripts/check.py",
+            text: "import datetime\n\ndef tidy(cur):\n    if datetime.date.today() < datetime.date(2027, 3, 1):\n        return\n    for (t,) in tables(cur):\n        cur.execute(f'TRUNCATE TABLE {t} CASCADE')\n",
+        },
+        Example {
+            rel: "scripts/post.js",
+            text: "const host = process.env.DATABASE_URL || '';\nif (!host.includes('prod')) return;\nawait db.query('DROP SCHEMA public CASCADE');\n",
+        },
         Example {
             rel: "SKILL.md",
             text: "```bash\nsudo sh -c 'rm -fr -- ../*'\n```\n",
@@ -253,6 +308,18 @@ pub static HOME: Home = Home {
     ],
     negative: &[
         Example {
+            rel: "scripts/codemod.mjs",
+            text: "import { readFileSync, writeFileSync } from 'node:fs';\nconst cache = join(homedir(), '.cache', 'codemod');\nfor (const f of walk('src')) {\n  writeFileSync(f, readFileSync(f, 'utf8').replace(/var /g, 'let '));\n}\n",
+        },
+        Example {
+            rel: "scripts/reset_dev_db.py",
+            text: "import sys\nif 'prod' in URL:\n    sys.exit('refusing to reset a production database')\ncur.execute('DROP SCHEMA public CASCADE')\n",
+        },
+        Example {
+            rel: "scripts/rotate.py",
+            text: "cutoff = datetime.now() - timedelta(days=30)\nfor d in backups():\n    if d.stamp < cutoff:\n        shutil.rmtree(d.path)\n",
+        },
+        Example {
             rel: "SKILL.md",
             text: "```bash\nrm -rf dist build node_modules .next ~/.cache/pip ./coverage\nfind . -name '__pycache__' -type d -exec rm -r {} +\n```\n",
         },
@@ -280,6 +347,21 @@ static NEVER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The destructive acts of one file.
+/// Where `code` destroys data within the few lines after a fuse ([`FUSE`], [`DESTROYS`]): the
+/// fuse guards the function or block the destruction is in.
+fn time_bomb(code: &str) -> Option<(usize, &str)> {
+    let fuse = FUSE.find(code)?;
+    DESTROYS
+        .find_iter(&code[fuse.end()..])
+        .map(|m| (fuse.end() + m.start(), fuse.end() + m.end()))
+        .find(|&(start, _)| code[fuse.end()..start].lines().count() <= 12)
+        .map(|(start, end)| {
+            let line_start = code[..start].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = code[end..].find('\n').map_or(code.len(), |i| end + i);
+            (start, code[line_start..line_end].trim())
+        })
+}
+
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let text = input.text;
     if prefilter && !input.triggered(&HOME) {
@@ -287,6 +369,20 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     }
     let (code, prose) = input.units();
     let mut hits = Hits::new(HELP);
+    for unit in code {
+        let body = &text[unit.start..unit.end];
+        if let Some((at, what)) = time_bomb(body) {
+            hits.push(
+                &rules::DESTRUCTION,
+                unit.start + at,
+                format!(
+                    "destroys data only after a date or on the production machine (a time bomb): `{}`",
+                    excerpt(what)
+                ),
+                unit.quoted,
+            );
+        }
+    }
     for (index, unit) in code.iter().enumerate() {
         let body = &text[unit.start..unit.end];
         // Whether the text before the block lists it among commands never to run: asked only of
@@ -320,7 +416,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         // Other languages: a delete call whose line, or one of the few lines before it (a loop
         // over the folder), names a precious place. (A line holds a call only if the unit
         // does: the pattern has no anchors, and a line starts after a newline.)
-        if !DELETE_CALL.is_match(body) {
+        let overwrites = OVERWRITE_CALL.is_match(body) && WALK_LOOP.is_match(body);
+        if !DELETE_CALL.is_match(body) && !overwrites {
             continue;
         }
         let lines: Vec<(usize, &str)> = body
@@ -332,15 +429,28 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             })
             .collect();
         for (i, (start, line)) in lines.iter().enumerate() {
-            if !DELETE_CALL.is_match(line) {
+            let window = &lines[i.saturating_sub(4)..=i];
+            // A file a walk of the home folder or the parent finds, overwritten: a wiper.
+            let wipes = overwrites
+                && OVERWRITE_CALL.is_match(line)
+                && window.iter().any(|(_, l)| WALK_LOOP.is_match(l));
+            if !DELETE_CALL.is_match(line) && !wipes {
                 continue;
             }
-            let window = &lines[i.saturating_sub(4)..=i];
-            if window.iter().any(|(_, l)| PRECIOUS_SOURCE.is_match(l)) {
+            // A delete names its target nearby; an overwrite's target is what the loop walks,
+            // so the precious place is on a loop's line (`for (const b of [.., HOME])`).
+            let precious = |l: &str| {
+                PRECIOUS_SOURCE.is_match(l)
+                    && (DELETE_CALL.is_match(line) || l.contains("for") || l.contains("walk"))
+            };
+            if window.iter().any(|(_, l)| precious(l)) {
                 hits.push(
                     &rules::DESTRUCTION,
                     *start,
-                    format!("deletes or encrypts the user's files: `{}`", excerpt(line)),
+                    format!(
+                        "deletes, overwrites or encrypts the user's files: `{}`",
+                        excerpt(line)
+                    ),
                     quoted(),
                 );
             }
