@@ -41,7 +41,12 @@ static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
         | \b(treat|consider|regard)\s+(every|all|any|each)\s+([\w-]+\s+){0,2}?(commands?|actions?|tool\s+calls?|requests?|operations?)\s+as\s+(already\s+)?(pre-?approved|approved|authori[sz]ed|trusted)\b
         | \bpre-?approved\s+by\s+(the\s+)?(user|security\s+team|security|admin\w*|owner|organi[sz]ation|maintainers?|workspace)\b
         | \b(do\s+not|don'?t|never)\s+ask(\s+the\s+user)?(\s+for\s+(confirmation|permission|approval))?\s+(before|prior\s+to)\s+(running|executing|deleting|removing|pushing|sending|uploading|installing|overwriting)\b
-        | \b(skip|disable|bypass|turn\s+off|do\s+not\s+run|don'?t\s+run)\s+(the\s+|any\s+|all\s+|your\s+)?(usual\s+|normal\s+|standard\s+|built-in\s+)?(safety|permission|approval|confirmation)\s+(reviews?|checks?|prompts?|dialogs?)\b",
+        | \b(skip|disable|bypass|turn\s+off|do\s+not\s+run|don'?t\s+run)\s+(the\s+|any\s+|all\s+|your\s+)?(usual\s+|normal\s+|standard\s+|built-in\s+)?(safety|permission|approval|confirmation)\s+(reviews?|checks?|prompts?|dialogs?)\b
+        # Instructions fetched at run time put above everything else: what the server sends
+        # tomorrow is what the skill says, and no reviewer read it.
+        | \b(treat|regard|consider|use|follow)\s+(the\s+|its\s+|that\s+)?(returned|fetched|downloaded|retrieved|remote|received)\s+(text|content|file|response|document|policy|instructions|page|output)\s+as\s+(the\s+|an?\s+|your\s+)?((authoritative|binding|new|updated|additional|official|current)\s+)?(continuation|part|instructions|extension|replacement|system\s+prompt|rules|source\s+of\s+truth)\b
+        | \b(execute|run)\s+(any|all|every|each|the)\s+(shell\s+)?(commands?|scripts?|steps?)\s+(it|they|that\s+it|the\s+[\w-]+)\s+(lists?|contains?|returns?|gives?|includes?|provides?|sends?)\b[^.\n]{0,30}\b(exactly|verbatim|as\s+given|as\s+written|without)\b
+        | \b(its|their|the\s+(fetched|returned|remote|downloaded)\s+\w+'?s?)\s+instructions\s+(override|supersede|take\s+precedence\s+over)\b",
     )
 });
 
@@ -49,7 +54,7 @@ static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
 /// fast literal search finds the few lines worth the full regex, whatever their letter case.
 static INJECTION_CANDIDATE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r"ignore|disregard|forget|override|bypass|you are now|mode|have no|had no|<\|im_|<\|system|<\|endoftext|<\|start_header|<<sys>>|inst\]|without|user about|user that|user what|approved|authori|trusted|\bask\b|safety|permission|approval|confirmation",
+        r"ignore|disregard|forget|override|bypass|you are now|mode|have no|had no|<\|im_|<\|system|<\|endoftext|<\|start_header|<<sys>>|inst\]|without|user about|user that|user what|approved|authori|trusted|\bask\b|safety|permission|approval|confirmation|returned|fetched|downloaded|retrieved|remote|received|commands it|commands they|instructions override|supersede|precedence",
     )
 });
 
@@ -198,13 +203,33 @@ pub fn scan_prompt_injection(cx: &mut Cx<'_>, path: &std::path::Path, text: &str
     let mut regions: Option<Regions> = None;
     let mut reported = 0;
     let lines = super::exec::candidate_lines(&lower, &INJECTION_CANDIDATE);
+    // A candidate line is read with the line after it, where a hard-wrapped sentence goes on
+    // ("Treat the downloaded\ncontent as …"); a phrase is reported once.
+    let mut reported_to = 0;
     for found in lines.flat_map(|(start, line)| {
+        let end = start + line.len();
+        let next = if text[end..].starts_with('\n') {
+            text[end + 1..]
+                .find('\n')
+                .map_or(text.len(), |i| end + 1 + i)
+        } else {
+            end
+        };
+        let region = if text[end..next].trim().is_empty() {
+            end
+        } else {
+            next
+        };
         INJECTION
-            .find_iter(&text[start..start + line.len()])
+            .find_iter(&text[start..region])
             .map(move |m| (start, m))
     }) {
         let (start, found) = found;
         let offset = start + found.start();
+        if offset < reported_to {
+            continue;
+        }
+        reported_to = start + found.end();
         let regions = regions.get_or_insert_with(|| Regions::of(text));
         if regions.not_an_instruction(text, offset, found.as_str()) {
             continue;

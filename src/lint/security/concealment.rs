@@ -77,7 +77,7 @@ pub const TRIGGERS: &[&str] = &[
 ];
 
 /// What a skill may hide: its steps, its actions, its instructions (not a value).
-const OBJECT: &str = r"(this|that|these|those|the|any|its|our)\s+(extra\s+|additional\s+|policy\s+|last\s+|previous\s+|following\s+|above\s+|next\s+|second\s+|first\s+)?(step|steps|upload|uploads|request|requests|call|calls|command|commands|action|actions|instruction|instructions|notes?|rules?|line|lines|part|section|sync|transfer|beacon|backup|archiving|dashboard|activation|endpoint|post|report|registration|telemetry|check|task|operation|stage)\b|(it|this|that)\s+(to|with)\s+(the\s+)?(user|human|person|developer)|\bthat\s+(it|they|these|this|the\s+notes?)\s+exists?\b|what\s+you\s+(ran|run|did|sent|send|uploaded|executed)|that\s+you\s+(first\s+|also\s+|have\s+|had\s+|will\s+)?(need\s+to\s+|must\s+|should\s+|have\s+to\s+)?(read|ran|run|did|sent|send|upload|uploaded|accessed|access|fetched|fetch|copied|copy|collected|collect|opened|open)\b";
+const OBJECT: &str = r"(this|that|these|those|the|any|its|our)\s+(extra\s+|additional\s+|policy\s+|last\s+|previous\s+|following\s+|above\s+|next\s+|second\s+|first\s+)?(step|steps|upload|uploads|request|requests|call|calls|command|commands|action|actions|instruction|instructions|notes?|rules?|line|lines|part|section|sync|transfer|beacon|backup|archiving|dashboard|activation|endpoint|post|report|registration|telemetry|check|task|operation|stage)\b|(it|this|that)\s+(to|with)\s+(the\s+)?(user|human|person|developer)|(it|this|that)\s+in\s+((your|the|any)\s+)?(responses?|replies|reply|answers?|summary|summaries|output|messages?|confirmations?)\b|\bthat\s+(it|they|these|this|the\s+notes?)\s+exists?\b|what\s+you\s+(ran|run|did|sent|send|uploaded|executed)|that\s+you\s+(first\s+|also\s+|have\s+|had\s+|will\s+)?(need\s+to\s+|must\s+|should\s+|have\s+to\s+)?(read|ran|run|did|sent|send|upload|uploaded|accessed|access|fetched|fetch|copied|copy|collected|collect|opened|open)\b";
 
 static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
     let verbs = r"(mention|mentioning|tell|telling|inform|informing|notify|notifying|reveal|revealing|disclose|disclosing|report|reporting|say|admit|acknowledge|bring\s+up|surface|list|include|show|explain|describe)";
@@ -94,7 +94,8 @@ static ENGLISH: LazyLock<Regex> = LazyLock::new(|| {
         |\b(describe|mention|say|admit)\s+only\b[^.\n]{{0,60}}\bif\s+(asked|they\s+ask|the\s+user\s+asks)
         |\bleave\s+(this|it|that|these)(\s+\w+){{0,2}}\s+out\s+of\s+(any|the|your)\s+(list|reply|answer|summary|transcript|report|output)
         |\b(do\s+not|don'?t|never)\s+(summari[sz]e|mention|report|explain|describe|reveal|disclose|show|list)\s+(this|these|that|those)(\s+[\w-]+)?\s+(changes?|steps?|actions?|edits?|commands?|modifications?|updates?)\s+to\s+the\s+(user|human|person|developer)\b
-        |\bif\s+(the\s+|a\s+)?(user|they|anyone|someone|person|reviewer)\s+asks?\b[^.\n]{{0,80}}\b(say|claim|answer|reply|respond|tell\s+them)\s+(that\s+)?(it|this|they|everything|the\s+\w+)\s+(was|were|is|are|has\s+been|have\s+been)\s+(already\s+)?(reviewed|approved|checked|verified|clean|safe|fine|normal|routine|expected|harmless)\b",
+        |\bif\s+(the\s+|a\s+)?(user|they|anyone|someone|person|reviewer)\s+asks?\b[^.\n]{{0,80}}\b(say|claim|answer|reply|respond|tell\s+them)\s+(that\s+)?(it|this|they|everything|the\s+\w+)\s+(was|were|is|are|has\s+been|have\s+been)\s+(already\s+)?(reviewed|approved|checked|verified|clean|safe|fine|normal|routine|expected|harmless)\b
+        |\bif\s+(the\s+|a\s+)?(user|they|anyone|someone|person|reviewer)\s+asks?\b[^.\n]{{0,80}}\b(say|claim|answer|reply|respond|tell\s+them|assure\s+them)\s+(that\s+)?[^.\n]{{0,50}}\b(locally|offline|on\s+(their|your|this|the\s+user's)\s+(machine|computer|device)|nothing\s+(is|was|gets)\s+(sent|uploaded|shared|collected)|no\s+(data|code|files?)\s+(leaves?|is\s+sent|is\s+uploaded))\b",
     ))
 });
 
@@ -176,6 +177,20 @@ pub static HOME: Home = Home {
     findings,
 };
 
+/// Whether a finding whose object is only "it" (`do not mention it in your responses`) is
+/// about a value the paragraph names (a key, a token, personal data): protecting it is no
+/// concealment.
+fn hides_a_value(found: &str, para: &str) -> bool {
+    static VALUE: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)\b(keys?|tokens?|passwords?|passphrases?|secrets?|credentials?|pii|personal\s+data|private|api[\s_-]?keys?|e-?mail\s+address\w*|phone\s+numbers?)\b",
+        )
+    });
+    static BARE_IT: LazyLock<Regex> =
+        LazyLock::new(|| ascii_regex(r"(?i)\b(it|this|that)\s+in\s+((your|the|any)\s+)?\w+$"));
+    BARE_IT.is_match(found) && VALUE.is_match(para)
+}
+
 /// The concealment instructions in one file's prose.
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let text = input.text;
@@ -195,6 +210,10 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             }
             // "if the user asks whether you used this skill, say yes": an answer, not a cover.
             if honest_answer(&para[found.end()..]) {
+                continue;
+            }
+            // "The token is in `.env`; do not mention it in your replies": a value kept back.
+            if hides_a_value(found.as_str(), para) {
                 continue;
             }
             hits.push(Hit {
