@@ -34,6 +34,14 @@ fn extension(rel: &str) -> Option<String> {
 pub const IN_IMAGE: &str =
     "it runs inside the container image the file builds, not on this machine";
 
+/// Why a container build file's findings are warnings ([`IN_IMAGE`]), unless the build is
+/// handed the user's secrets (`RUN --mount=type=secret`, `/run/secrets/…`): what it does with
+/// them it does to this machine's secrets.
+pub fn image_softens(rel: &str, text: &str) -> Option<&'static str> {
+    (builds_image(rel) && !text.contains("type=secret") && !text.contains("/run/secrets"))
+        .then_some(IN_IMAGE)
+}
+
 /// Whether `rel` is a container build file (`Dockerfile`, `Containerfile`, `x.dockerfile`).
 pub fn builds_image(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
@@ -332,8 +340,8 @@ pub fn check(cx: &mut Cx<'_>) {
             && !super::flow::lex::unparsed_source(&file.rel);
         let quotation = if cx.diagnostics.len() == before {
             None
-        } else if builds_image(&file.rel) {
-            Some(IN_IMAGE)
+        } else if let Some(why) = image_softens(&file.rel, text) {
+            Some(why)
         } else if data
             && !super::placement::put_in_place(&instructions, &file.rel)
             && !installed_by_script(cx, &file.rel)

@@ -40,12 +40,22 @@ impl Lang {
     pub fn of_script(rel: &str, text: &str) -> Option<Lang> {
         let ext = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
         let by_ext = match ext.as_deref() {
-            // Recipes of make (`.mk`) are shell.
-            Some("sh" | "bash" | "zsh" | "command" | "mk") => Some(Lang::Shell),
+            // Recipes of make (`.mk`) are shell, and so are a Dockerfile's `RUN` lines
+            // (`python.Dockerfile`).
+            Some("sh" | "bash" | "zsh" | "command" | "mk" | "dockerfile" | "containerfile") => {
+                Some(Lang::Shell)
+            }
             Some("py" | "pyw") => Some(Lang::Python),
             Some("js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx") => Some(Lang::Js),
             Some("ps1" | "psm1") => Some(Lang::PowerShell),
             Some("rb" | "rake" | "gemspec") => Some(Lang::Ruby),
+            // `Dockerfile.dev`.
+            _ if rel.rsplit('/').next().is_some_and(|n| {
+                n.starts_with("Dockerfile.") || n.starts_with("Containerfile.")
+            }) =>
+            {
+                Some(Lang::Shell)
+            }
             _ => match rel.rsplit('/').next().unwrap_or(rel) {
                 "Rakefile" | "Gemfile" | "Vagrantfile" | "Guardfile" | "Podfile" | "Fastfile" => {
                     Some(Lang::Ruby)

@@ -380,8 +380,8 @@ pub fn scan(cx: &mut Cx<'_>, path: &Path, input: &Input<'_>) {
     }
     // A reference that is a catalogue of attacks (or that SKILL.md introduces as one), or a
     // container build file.
-    let whole = if super::content::builds_image(rel) {
-        Some(super::content::IN_IMAGE)
+    let whole = if let Some(why) = super::content::image_softens(rel, text) {
+        Some(why)
     } else if markdown {
         markdown::quoted_file(text, rel, skill_md)
     } else {

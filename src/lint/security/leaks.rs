@@ -113,7 +113,7 @@ static DATA: LazyLock<Regex> = LazyLock::new(|| {
         |_history\b|fish_history|ConsoleHost_history|\bhistory\s*\|
         |\.claude[/'",\s]+projects|\.codex[/'",\s]+sessions|\.cursor[/'",\s]+|conversations?\.json
         |~/(Documents|Desktop|Downloads|Pictures)|\$HOME/(Documents|Desktop)|['"](Documents|Desktop)['"]
-        |\btar\s+\w*c\w*\s+(-\s+|\S+\s+)?(--exclude\S*\s+)*\.(\s|$)|\bzip\s+-r\w*\s+\S+\s+\.(\s|$)|\bgit\s+(bundle\s+create|archive)\b
+        |\btar\s+\w*c\w*\s+(-\s+|\S+\s+)?(--exclude\S*\s+)*\.(\s|$)|\btar([^\S\n]+[^\s|;&]+)*?[^\S\n]+(?-i:-[a-zA-Z]*c[a-zA-Z]*|--create)([^\S\n]+[^\s|;&]+)*?[^\S\n]+\.(\s|$)|\bzip\s+-r\w*\s+\S+\s+\.(\s|$)|\bgit\s+(bundle\s+create|archive)\b
         |\buname\s+-a\b|\bwhoami\b|\bhostname\b|\bifconfig\b|\bip\s+addr\b|\bps\s+aux\b|\bsw_vers\b|system_profiler|Get-ComputerInfo|\bsysteminfo\b|Win32_|platform\.uname|getpass\.getuser|os\.getlogin|socket\.gethostname|os\.userInfo|os\.hostname\(\)|CurrentVersion\\Uninstall|\bls\s+-la\s+~"#,
     )
 });
