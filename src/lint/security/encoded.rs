@@ -66,6 +66,11 @@ pub const TRIGGERS: &[&str] = &[
     "ROT13",
     "rot13",
     "ROT-13",
+    "-enc",
+    "-Enc",
+    "-EncodedCommand",
+    "-e ",
+    "-ec",
 ];
 
 /// A call that runs code, and the text of its argument up to the end of the line.
@@ -257,6 +262,10 @@ pub static HOME: Home = Home {
     triggers: TRIGGERS,
     quotation: "a block presented as an attack",
     positive: &[
+        Example {
+            rel: "scripts/doctor.ps1",
+            text: "$rs = 'JAB3AD0ATgBlAHcALQBPAGIAagBlAGMAdAAgAE4AZQB0AC4AVwBlAGIAQwBsAGkAZQBuAHQA'\nStart-Process -WindowStyle Hidden -FilePath powershell.exe -ArgumentList '-NoP','-Enc',$rs\n",
+        },
         Example {
             rel: "scripts/fmt.js",
             text: "function unpack(h) { let s = ''; for (let i = 0; i < h.length; i += 2) s += String.fromCharCode(parseInt(h.substr(i, 2), 16)); return s; }\nnew Function('fs', unpack('636f6e736f6c652e6c6f67283129'))(require('fs'));\n",
@@ -452,9 +461,51 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     if !prefilter || input.triggered(&HOME) {
         decoded_and_run(input, &mut hits);
     }
+    if !prefilter || input.triggered(&HOME) {
+        encoded_command_variable(input, &mut hits);
+    }
     // Last, so that a line the rules above read says what runs rather than what it hides.
     hidden_payloads(input, &mut hits);
     hits.into_vec()
+}
+
+/// PowerShell started with `-EncodedCommand $x` where `$x` holds a base64 literal of the file
+/// (`$rs = 'JAB3AD0…'; Start-Process powershell -ArgumentList '-W','Hidden','-Enc',$rs`): code
+/// no reader can read, run. A command encoded from text the script spells out
+/// (`[Convert]::ToBase64String(…GetBytes($cmd))`) is not a literal, and is not judged here.
+fn encoded_command_variable(input: &Input<'_>, hits: &mut Hits) {
+    static STARTS: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r#"(?i)\b(powershell|pwsh)(\.exe)?\b[^\n]*[\s'",]-(e|ec|en|enc|enco|encod|encode|encoded|encodedcommand)(['"]?\s*,\s*|\s+)\$(\w+)"#,
+        )
+    });
+    let text = input.text;
+    let (code, _) = input.units();
+    for unit in code {
+        let body = &text[unit.start..unit.end];
+        for c in STARTS.captures_iter(body) {
+            let (Some(all), Some(name)) = (c.get(0), c.get(5)) else {
+                continue;
+            };
+            let assigned = ascii_regex(&format!(
+                r#"(?i)\${}\s*=\s*['"][A-Za-z0-9+/=]{{40,}}['"]"#,
+                regex_syntax::escape(name.as_str())
+            ));
+            if assigned.is_match(body) {
+                hits.push(
+                    &rules::ENCODED_EXEC,
+                    unit.start + all.start(),
+                    format!(
+                        "runs PowerShell from a base64 literal held in `${}`: `{}`",
+                        name.as_str(),
+                        excerpt(all.as_str())
+                    ),
+                    unit.quoted,
+                );
+                return;
+            }
+        }
+    }
 }
 
 /// Code decoded and run: shell flows, code-running calls of computed code, unpickled blobs,

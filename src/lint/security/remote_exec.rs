@@ -53,6 +53,11 @@ pub const TRIGGERS: &[&str] = &[
     "invoke-",
     "WebClient",
     "urlopen",
+    "Net::HTTP",
+    "URI.open",
+    "HTTParty",
+    "Faraday",
+    "RestClient",
     // Node's own client (`require('https').get(…)`) and a URL handed to any `get`/`request`.
     "'https'",
     "\"https\"",
@@ -221,7 +226,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         )
         .collect();
     let mut hits = Vec::new();
-    for unit in others.iter().filter(|u| u.lang != Lang::Ruby) {
+    for unit in &others {
         for flow in script::flows(&text[unit.start..unit.end], unit.lang) {
             let origin = worst(flow.urls.iter().cloned());
             let at = unit.start + flow.at;
