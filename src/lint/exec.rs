@@ -357,10 +357,18 @@ fn written(line: &str, at: usize) -> bool {
     let before = line[..at].rsplit([';', '&', '|']).next().unwrap_or("");
     let after = line[at..].split([';', '&', '|']).next().unwrap_or("");
     let command = before.trim_start();
+    // `cp SRC DEST` writes its last operand only (`cp ~/.ssh/authorized_keys "$out/"` keeps
+    // evidence of it).
+    let last_operand = after
+        .split_whitespace()
+        .skip(1)
+        .all(|w| w.starts_with('-') || w.contains('>'));
     before.contains('>')
-        || ["tee ", "cp ", "mv ", "install ", "ln ", "dd "]
+        || (["cp ", "mv ", "install ", "ln "]
             .iter()
             .any(|p| command.starts_with(p))
+            && last_operand)
+        || ["tee ", "dd "].iter().any(|p| command.starts_with(p))
         || ["'a'", "\"a\"", "'w'", "\"w\"", "'a+'", "\"a+\""]
             .iter()
             .any(|m| after.contains(m))
@@ -380,9 +388,13 @@ static READS: LazyLock<Regex> = LazyLock::new(|| {
 /// (`application_default_credentials.json`, `~/.config/gh/hosts.yml`); a method is one
 /// (`fs.readFileSync(…)`, `path.read_text()`).
 fn reads(line: &str) -> bool {
+    // `$(ls -1 ~/.ssh/id_ed25519 … | head -1)`: what follows the pipe reads the listing.
+    static LISTING: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r"(^|[\s(=;$])ls\s[^|;&]*\|"));
+    let listed_from = LISTING.find(line).map_or(usize::MAX, |m| m.end());
     READS.find_iter(line).any(|m| {
-        !line[..m.start()].ends_with(['.', '/', '_'])
-            || line[m.end()..].trim_start().starts_with('(')
+        (m.start() < listed_from || m.as_str().eq_ignore_ascii_case("xargs"))
+            && (!line[..m.start()].ends_with(['.', '/', '_'])
+                || line[m.end()..].trim_start().starts_with('('))
     })
 }
 
@@ -534,6 +546,10 @@ mod tests {
             "data = Path.home().joinpath('.aws/credentials').read_text ()"
         ));
         assert!(reads("cat ~/.aws/credentials"));
+        assert!(!reads(
+            r#"old=$(ls -1 "$HOME"/.ssh/id_ed25519 "$HOME"/.ssh/id_rsa | head -1)"#
+        ));
+        assert!(reads("ls ~/.ssh/id_* | xargs cat"));
     }
 
     #[test]

@@ -90,7 +90,7 @@ static PATTERNS: [Pattern; 7] = [
         &rules::PERSISTENCE,
         "makes itself run again later",
         "a skill runs when the user asks; it never installs cron jobs, login items, shell start-up lines or git hooks",
-        r#"(?ix)\|\s*crontab\b|(^|[\s;&(`])crontab\s+(-u\s+[^\s"';|&]+\s+)?(-e\b|-\s|-$|[~$./\w][^\s|;]*)|(>>?|\btee\b|\bcp\b|\bmv\b|\bln\b|\binstall\b|\bopen\(|write\w*\()[^\n]*(/etc/cron\.(d|daily|hourly|weekly|monthly)/|/var/spool/cron)|(>>?|\btee\b)\s*/etc/crontab
+        r#"(?ix)\|\s*crontab\b|(^|[\s;&(`])crontab\s+(-u\s+[^\s"';|&]+\s+)?(-e\b|-\s|-$|[~$./\w][^\s|;]*)|(>>?|\btee\b|\bopen\(|write\w*\()[^\n]*(/etc/cron\.(d|daily|hourly|weekly|monthly)/|/var/spool/cron)|\b(cp|mv|ln|install)\b[^\n;|&]*\s["']?(/etc/cron\.(d|daily|hourly|weekly|monthly)|/var/spool/cron)[^\s;|&]*\s*($|[;|&)])|(>>?|\btee\b)\s*/etc/crontab
         |(>>?|\btee\s+(-a\s+)?|appendFile(Sync)?\s*\(|writeFile(Sync)?\s*\(|(?i:add-content|set-content|out-file)\b)[^\n]*(\.bashrc|\.bash_profile|\.bash_login|\.zshrc|\.zprofile|\.zshenv|\.zlogin|[\s~/]\.profile\b|config\.fish|\$PROFILE\b|/etc/profile|/etc/bash\.bashrc|/etc/rc\.local)
         |\bopen\([^)\n]*(\.bashrc|\.bash_profile|\.zshrc|\.zprofile|\.profile)['"][^)\n]*['"]a
         |\bsystemctl\s+--user\s+(enable|start|daemon-reload)|\.config/systemd/user/|(>>?|\btee\b|\bcp\b|\bmv\b)[^\n]*/etc/systemd/system/
@@ -242,6 +242,10 @@ pub fn scan(
             continue;
         };
         if p.rule.code == rules::PERSISTENCE.code && benign_rc(code) && !code.contains("crontab") {
+            continue;
+        }
+        // `grep -E 'xmrig|stratum'`, `pkill -f xmrig`: a detector names the miner it hunts.
+        if p.rule.code == rules::MINER.code && searches_for(code, m.start()) {
             continue;
         }
         let judged_by_effect = [
@@ -402,6 +406,47 @@ fn uploads_only(code: &str) -> bool {
 /// quoted string of a statement that writes nothing (`section "sudoers NOPASSWD"`, `log "checking
 /// crontab -e"`), or in the word list of a loop header (`for f in /etc/crontab /etc/cron.d/*`).
 /// A grant or a schedule writes: `echo "… NOPASSWD: ALL" >> /etc/sudoers` stays one.
+/// Whether the word at `at` of `code` is an operand of a command that searches for it or stops
+/// it (`grep`, `rg`, `pgrep`, `pkill`, `Select-String`…): the command is the one after the last
+/// `|`, `;` or `&` outside quotes before `at`.
+fn searches_for(code: &str, at: usize) -> bool {
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    for (i, c) in code[..at.min(code.len())].char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '|' | ';' | '&' | '(' | '`') => start = i + 1,
+            _ => {}
+        }
+    }
+    let command = code[start..]
+        .trim_start()
+        .trim_start_matches("sudo ")
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(
+        command.as_str(),
+        "grep"
+            | "egrep"
+            | "fgrep"
+            | "rg"
+            | "ag"
+            | "pgrep"
+            | "pkill"
+            | "killall"
+            | "select-string"
+            | "sls"
+            | "findstr"
+            | "ps"
+            | "lsof"
+            | "ss"
+            | "netstat"
+    )
+}
+
 fn label_only(code: &str, start: usize, end: usize) -> bool {
     let writes = [
         "<<",

@@ -154,10 +154,11 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             .rfind("tojson")
             .is_some_and(|i| lower[..i].trim_end().ends_with("fromjson("))
             && text[found.end()..].trim_start().starts_with(")[");
-        if lookup {
+        let at = found.end() - "toJSON(secrets)".len();
+        // "never `toJSON(secrets)`": a hardening rule.
+        if lookup || super::negated_before(text, at) {
             continue;
         }
-        let at = found.end() - "toJSON(secrets)".len();
         hits.push(
             &rules::EXFILTRATION,
             at,

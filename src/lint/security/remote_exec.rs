@@ -310,8 +310,21 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         };
         hits.push(hit(at, found.as_str(), &origin, quoted));
     }
+    hits.retain(|h| !bare_mention(text, h.at));
     hits.sort_by_key(|h| h.at);
     hits
+}
+
+/// Whether the finding at `at` names the shape and nothing to fetch (`curl|sh` in a list of
+/// what a detector looks for): a fetch given no address and no argument fetches nothing.
+fn bare_mention(text: &str, at: usize) -> bool {
+    static BARE: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)^(curl|wget|iwr|irm)\s*\|\s*(sudo\s+)?((ba|z|da|k)?sh|iex|python3?|node|perl|ruby)\b",
+        )
+    });
+    let at = floor(text, at.min(text.len()));
+    BARE.is_match(&text[at..])
 }
 
 /// A fetching command's address given without a scheme (`irm bun.sh/install.ps1`).

@@ -392,7 +392,14 @@ impl State {
                 .memo
                 .joined
                 .get_or_init(|| {
-                    let joined = format!("/{}", s.strings.join("/"));
+                    // (Not an agent's permission rules: `"Read(./.env)"` names no path.)
+                    let pieces: Vec<&str> = s
+                        .strings
+                        .iter()
+                        .map(String::as_str)
+                        .filter(|p| !sources::permission_rule(p))
+                        .collect();
+                    let joined = format!("/{}", pieces.join("/"));
                     plain_source(&joined, at).filter(|src| src.kind == SourceKind::Store)
                 })
                 .clone()

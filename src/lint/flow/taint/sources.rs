@@ -320,10 +320,36 @@ pub(super) fn source_in_with(
     None
 }
 
+/// Whether a string is an agent's permission rule (`Read(./.env)`, `Bash(curl:*)`).
+pub(super) fn permission_rule(text: &str) -> bool {
+    static RULE: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"^(Read|Edit|Write|MultiEdit|NotebookEdit|Glob|Grep|Bash|WebFetch|WebSearch)\([^()\n]*\)$",
+        )
+    });
+    RULE.is_match(text)
+}
+
+/// An agent's permission rule, quoted (`"Read(./.env)"`, `"Bash(curl:*)"`).
+static PERMISSION_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"["'](Read|Edit|Write|MultiEdit|NotebookEdit|Glob|Grep|Bash|WebFetch|WebSearch)\([^()\n"']*\)["']"#,
+    )
+});
+
 /// The sources `code` reads whatever the rest of the file holds, in the order [`source_in`]
 /// looks for them: the whole environment, a credential store, a password typed at a hidden
 /// prompt, a credential a command prints.
 pub(super) fn plain_source(code: &str, at: usize) -> Option<Source> {
+    // `"Read(./.env)"`, `"Read(~/.ssh/**)"` in an agent's permission list (a data block read as
+    // shell): a rule about the place, which reads nothing.
+    let without_rules;
+    let code = if PERMISSION_RULE.is_match(code) {
+        without_rules = PERMISSION_RULE.replace_all(code, "\"\"");
+        &*without_rules
+    } else {
+        code
+    };
     for m in WHOLE_ENV.captures_iter(code) {
         let whole = m.get(0).map_or("", |x| x.as_str()).trim();
         if whole.starts_with("os.environ") {
