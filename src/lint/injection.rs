@@ -259,7 +259,9 @@ static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?ix)
         \b(ai|assistant|agent|llm|language\s+model|ai\s+model|claude|chatgpt|gpt-?\d|copilot|codex|gemini)\b
         | \byou\s+(must|should|will|shall|need\s+to|have\s+to|are\s+(required|instructed|to))\b
-        | \b(system|hidden|secret)\s+(prompt|instructions?)\b",
+        | \b(system|hidden|secret)\s+(prompt|instructions?)\b
+        | \bmachine\s+instructions?\b|\binstructions?\s+for\s+(the\s+)?(model|machine|tools?)\b
+        | \bwith\s+your\s+(\w+\s+)?tools?\b|\b(in|from)\s+your\s+(reply|replies|answer|response|summary)\b",
     )
 });
 

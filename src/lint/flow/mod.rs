@@ -24,6 +24,7 @@ pub mod reputation;
 pub mod script;
 pub mod shell;
 pub mod taint;
+pub mod yaml;
 
 use crate::lint::exec::ascii_regex;
 use std::path::Path;
@@ -388,7 +389,11 @@ pub fn scan(cx: &mut Cx<'_>, path: &Path, input: &Input<'_>) {
         None
     };
     if let Some(why) = whole {
-        for hit in hits.iter_mut().filter(|h| h.quoted.is_none()) {
+        // A miner built into an image mines wherever the image runs: the user's servers.
+        let in_image = why == super::content::IN_IMAGE;
+        for hit in hits.iter_mut().filter(|h| {
+            h.quoted.is_none() && !(in_image && h.rule.code == crate::lint::rules::MINER.code)
+        }) {
             hit.quoted = Some(why);
         }
     }
@@ -442,7 +447,10 @@ fn analyse_input(input: &Input<'_>) -> Vec<Hit> {
         return hits;
     }
     // The code and prose units of a Markdown file, a script whole; other text is not read here.
-    if !super::content::is_markdown(rel) && Lang::of_script(rel, text).is_none() {
+    if !super::content::is_markdown(rel)
+        && Lang::of_script(rel, text).is_none()
+        && !yaml::is_yaml(rel)
+    {
         return hits;
     }
     let (units, prose_units) = input.units();
@@ -612,6 +620,11 @@ fn prints_only(code: &str) -> bool {
             .all(|m| behaviour::in_quotes(code, m.start()))
 }
 
+/// The names that hold a start-up file: a loop over them (`for f in .bashrc .zshrc`), an
+/// assignment (`rc=~/.zshrc`).
+static HOLDS_RC: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex(r"(?m)\bfor\s+(\w+)\s+in\b([^\n;]*)|(?:^|[\s;])(\w+)=([^\n;]*)"));
+
 /// Persistence is refused when what it installs is a payload ([`PAYLOAD`]) in the same unit;
 /// a schedule of the user's own job is a warning. A unit that appends a payload to a start-up
 /// file named elsewhere in it (a loop over `.bashrc`, `.zshenv`) is persistence too.
@@ -642,13 +655,38 @@ fn persistence_payload(
         return None;
     }
     let rc = RC_FILE.find(body)?;
-    // An append, not `>>` inside a string (`sed "s|^|>> $f:|"` marks lines it prints).
+    // The names that hold a start-up file ([`HOLDS_RC`]).
+    let rc_names: Vec<&str> = HOLDS_RC
+        .captures_iter(body)
+        .filter_map(|c| {
+            let value = c.get(2).or_else(|| c.get(4))?;
+            RC_FILE
+                .is_match(value.as_str())
+                .then(|| c.get(1).or_else(|| c.get(3)))
+                .flatten()
+                .map(|m| m.as_str())
+        })
+        .collect();
+    // An append into one of them, not `>>` inside a string (`sed "s|^|>> $f:|"` marks lines it
+    // prints), nor into an evidence file of a triage that reads them (`tail "$h/$f" >> out`).
+    let into_rc = |target: &str| {
+        RC_FILE.is_match(target)
+            || rc_names
+                .iter()
+                .any(|n| target.contains(&format!("${n}")) || target.contains(&format!("${{{n}}}")))
+    };
     stmts
         .iter()
         .any(|s| {
-            APPEND
-                .find_iter(&s.code)
-                .any(|m| !behaviour::in_quotes(&s.code, m.start()))
+            APPEND.find_iter(&s.code).any(|m| {
+                let target = s.code[m.end()..]
+                    .trim_start()
+                    .split(|c: char| c.is_whitespace() || c == ';')
+                    .next()
+                    .unwrap_or("");
+                let target = if m.as_str() == ">>" { target } else { &s.code[m.start()..] };
+                !behaviour::in_quotes(&s.code, m.start()) && into_rc(target)
+            })
         })
         .then(|| Hit {
         rule: &crate::lint::rules::PERSISTENCE,

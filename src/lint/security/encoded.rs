@@ -258,7 +258,7 @@ fn negated_just_before(text: &str, at: usize) -> bool {
 const HELP: &str = "ship the code as readable source in the skill; a reviewer (and the gate) must be able to read what runs";
 
 pub static HOME: Home = Home {
-    rules: &[&rules::ENCODED_EXEC],
+    rules: &[&rules::ENCODED_EXEC, &rules::REVERSE_SHELL],
     triggers: TRIGGERS,
     quotation: "a block presented as an attack",
     positive: &[
@@ -416,9 +416,14 @@ static HIDDEN_PLACE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The literals of the file that hide what runs or where it goes (see the module doc).
 fn hidden_payloads(input: &Input<'_>, hits: &mut Hits) {
+    // A web shell hidden whole (`$probe = base64_decode('PD9waHAK…')` written out as
+    // `health.php`) runs whatever a request sends.
+    let web_shell =
+        |plain: &str| plain.contains("$_") && super::webshell::runs_request(plain).is_some();
     let wanted = |plain: &str| {
-        HIDDEN_WORDS.is_match(plain)
-            && (HIDDEN_CODE.is_match(plain) || HIDDEN_PLACE.is_match(plain))
+        (HIDDEN_WORDS.is_match(plain)
+            && (HIDDEN_CODE.is_match(plain) || HIDDEN_PLACE.is_match(plain)))
+            || web_shell(plain)
     };
     let found = crate::lint::flow::decode::hidden(input.text, wanted);
     if found.is_empty() {
@@ -426,6 +431,24 @@ fn hidden_payloads(input: &Input<'_>, hits: &mut Hits) {
     }
     let (code, prose) = input.units();
     for hidden in found {
+        if web_shell(&hidden.plain) {
+            let quoted = code
+                .iter()
+                .chain(prose)
+                .find(|u| u.start <= hidden.start && hidden.start < u.end)
+                .and_then(|u| u.quoted);
+            hits.push(
+                &rules::REVERSE_SHELL,
+                hidden.start,
+                format!(
+                    "hides a web shell in {}: `{}`",
+                    hidden.how.describe(),
+                    excerpt(&hidden.plain)
+                ),
+                quoted,
+            );
+            continue;
+        }
         let runs = HIDDEN_CODE.is_match(&hidden.plain);
         if !(runs || hidden.how.is_disguise()) {
             continue;

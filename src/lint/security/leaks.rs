@@ -253,7 +253,7 @@ fn sends(act: &Act) -> bool {
 
 /// `text` with each `$name` and `${name}` of `vars` replaced by its value, and the values'
 /// own variables in turn (four rounds at most, and no longer than 4 KiB).
-fn substituted(text: &str, vars: &HashMap<String, String>) -> String {
+pub(crate) fn substituted(text: &str, vars: &HashMap<String, String>) -> String {
     let mut out = text.to_owned();
     for _ in 0..4 {
         if !out.contains('$') {
@@ -394,6 +394,32 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                     }
                 }
             }
+            // `export AWS_ACCESS_KEY_ID=AKIA…` then `aws s3 cp … s3://bucket/…`: the upload
+            // goes into the account whose keys the script spells out, not the user's.
+            if act.program == "aws"
+                && act.args.first().is_some_and(|a| a == "s3")
+                && act
+                    .args
+                    .get(1)
+                    .is_some_and(|a| matches!(a.as_str(), "cp" | "sync" | "mv"))
+                && let Some(dest) = act.args.iter().skip(2).rfind(|a| !a.starts_with('-'))
+                && dest.starts_with("s3://")
+                && OWN_KEYS.is_match(body)
+            {
+                let bucket = dest
+                    .trim_start_matches("s3://")
+                    .split('/')
+                    .next()
+                    .unwrap_or("");
+                hits.push(
+                    &rules::DATA_THEFT,
+                    at,
+                    format!(
+                        "uploads to the bucket `{bucket}` with access keys written in the script: another account than the user's"
+                    ),
+                    unit.quoted,
+                );
+            }
             if act.program == "gh"
                 && act.args.first().is_some_and(|a| a == "repo")
                 && act.has("create")
@@ -533,6 +559,19 @@ static ENV_FILE_LOAD: LazyLock<Regex> = LazyLock::new(|| {
 static ENV_FILE_NAME: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r"\.env\b(\.[\w-]+)?"));
 
 /// `name=$(…)`, `$name = …` (PowerShell) and `read -s name`: a variable and what it holds.
+/// The simple assignments of a shell unit (`hooks="$root/.git/hooks"`), at most 256.
+pub(crate) fn shell_vars(body: &str) -> HashMap<String, String> {
+    ASSIGN
+        .captures_iter(body)
+        .filter_map(|c| Some((c.get(1)?.as_str().to_owned(), c.get(2)?.as_str().to_owned())))
+        .take(256)
+        .collect()
+}
+
+/// AWS access keys written into a script.
+static OWN_KEYS: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex(r#"(?m)\bAWS_ACCESS_KEY_ID\s*=\s*["']?(AKIA|ASIA)[A-Z0-9]{12,}"#));
+
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(r"(?m)^\s*(?:export\s+|local\s+)?\$?([A-Za-z_]\w*)\s*=\s*(.{1,400})$")
 });

@@ -14,6 +14,7 @@ use super::rules::Rule;
 
 pub mod beacons;
 pub mod ci;
+pub mod clipper;
 pub mod concealment;
 pub mod destruction;
 pub mod droppers;
@@ -304,6 +305,7 @@ pub static HOMES: &[&Home] = &[
     &beacons::HOME,
     &webshell::HOME,
     &ci::HOME,
+    &clipper::HOME,
 ];
 
 /// Every home's trigger words in one automaton, each word with the homes it triggers.
@@ -405,6 +407,9 @@ fn code_and_prose(input: &Input<'_>) -> (Vec<Unit>, Vec<Unit>) {
     }
     if input.prose {
         return (Vec::new(), vec![whole(Lang::Shell)]);
+    }
+    if crate::lint::flow::yaml::is_yaml(input.rel) {
+        return (crate::lint::flow::yaml::shell_units(input.text), Vec::new());
     }
     (Vec::new(), Vec::new())
 }

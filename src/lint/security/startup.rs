@@ -373,6 +373,17 @@ fn scheduled(content: &str) -> String {
 /// Why writing `body` to `path` is refused, and under which rule.
 fn judge_write(path: &str, body: &str) -> Option<(&'static Rule, String)> {
     let path = normal(path);
+    // git runs a hook at every commit, checkout or push.
+    if (path.contains(".git/hooks/") || path.contains("git-templates/hooks/"))
+        && crate::lint::flow::scheduled_payload(&commands(body))
+    {
+        return Some((
+            &rules::PERSISTENCE,
+            format!(
+                "writes `{path}`, a git hook that reaches the network or runs hidden code at every commit"
+            ),
+        ));
+    }
     // Python runs the `import` lines of a `.pth` file in a site folder at every start; where the
     // folder came from (`$(python3 -c 'import site; …')`, a variable) is often out of reach,
     // and nothing but start-up code is written as an `import` line into a `.pth` file.
@@ -763,17 +774,45 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     for (index, unit) in code.iter().enumerate() {
         let body = &text[unit.start..unit.end];
         if unit.lang == Lang::Shell {
+            let mut vars = None;
             for act in input.acts(index) {
                 let at = unit.start + act.at.min(body.len());
                 if let Some(what) = registers(act) {
+                    // A crontab line for the user's own job (a backup script, no fetch, no
+                    // hidden code anywhere in the block) is theirs to review, as a schedule the
+                    // behaviour patterns find is.
+                    let own_job = act.program == "crontab"
+                        && !crate::lint::flow::scheduled_payload(&commands(&format!(
+                            "{} {body}",
+                            act.fed
+                        )));
                     hits.push(
                         &rules::PERSISTENCE,
                         at,
                         format!("{what}: `{}`", excerpt(&act.line())),
-                        unit.quoted,
+                        unit.quoted.or(own_job.then_some(
+                            "what it schedules reaches no network and runs no hidden code; review it",
+                        )),
                     );
                 }
                 for (path, content) in &act.writes {
+                    // `hooks="$root/.git/hooks"; cat > "$hooks/post-commit"`: a hook's path
+                    // as the unit's assignments spell it. (Only a hook's: a profile chosen by
+                    // a `case` on the shell is judged by the line written, as written.)
+                    let spelled;
+                    let path = if path.contains('$') {
+                        spelled = super::leaks::substituted(
+                            path,
+                            vars.get_or_insert_with(|| super::leaks::shell_vars(body)),
+                        );
+                        if spelled.contains("hooks/") {
+                            &spelled
+                        } else {
+                            path
+                        }
+                    } else {
+                        path
+                    };
                     if let Some((rule, message)) = judge_write(path, content) {
                         hits.push(rule, at, message, unit.quoted);
                     }
@@ -863,7 +902,12 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             );
             continue;
         }
-        if let Some(found) = PROSE_MEMORY.find(para) {
+        // "Never put secrets, tokens, or instructions to skip confirmations in CLAUDE.md": a
+        // rule about the file.
+        if let Some(found) = PROSE_MEMORY
+            .find(para)
+            .filter(|f| !super::negated_before(para, f.start()))
+        {
             let around = &text[unit.start..floor_end(text, (unit.end + 1024).min(text.len()))];
             if let Some(poison) = poison(&around[found.start()..]) {
                 hits.push(

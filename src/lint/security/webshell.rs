@@ -142,7 +142,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
 }
 
 /// Where `code` runs a request's value, and the statement.
-fn runs_request(code: &str) -> Option<(usize, &str)> {
+pub(crate) fn runs_request(code: &str) -> Option<(usize, &str)> {
     // The names assigned from a request (one step: the engine follows names, not scopes).
     let tainted: Vec<&str> = ASSIGNED
         .captures_iter(code)

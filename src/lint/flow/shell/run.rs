@@ -55,6 +55,17 @@ fn takes_value(wrapper: &str, option: &str) -> bool {
         "timeout" => matches!(option, "-s" | "-k" | "--signal" | "--kill-after"),
         "nice" => option == "-n" || option == "--adjustment",
         "ionice" => matches!(option, "-c" | "-n" | "-p" | "-P" | "-u"),
+        "nsenter" => matches!(
+            option,
+            "-t" | "--target" | "-S" | "-G" | "--setuid" | "--setgid"
+        ),
+        "runuser" => matches!(option, "-u" | "-g" | "-G" | "--user" | "--group"),
+        "systemd-run" => matches!(
+            option,
+            "-p" | "--property" | "--unit" | "-u" | "--uid" | "--gid"
+        ),
+        "watch" => matches!(option, "-n" | "--interval" | "-d"),
+        "chroot" => matches!(option, "--userspec" | "--groups"),
         "exec" => option == "-a",
         "stdbuf" => matches!(option, "-i" | "-o" | "-e"),
         "xargs" => matches!(
@@ -66,7 +77,14 @@ fn takes_value(wrapper: &str, option: &str) -> bool {
 }
 
 /// Wrappers: programs that run the command after their own options.
-const WRAPPERS: [&str; 21] = [
+const WRAPPERS: [&str; 28] = [
+    "chroot",
+    "nsenter",
+    "unshare",
+    "runuser",
+    "setpriv",
+    "systemd-run",
+    "watch",
     "sudo",
     "doas",
     "env",
@@ -125,9 +143,9 @@ pub fn unwrap(mut args: Vec<Arg<'_>>) -> Option<Run<'_>> {
         if program == "xargs" {
             xargs = true;
         }
-        if program == "timeout" {
+        if program == "timeout" || program == "chroot" {
             skip_options(&program, &mut args, &mut split);
-            // Its duration.
+            // Its duration, or the new root.
             if !args.is_empty() {
                 args.remove(0);
             }
