@@ -201,13 +201,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         else {
             continue;
         };
-        let (code, prose) = input.units();
-        let quoted = code
-            .iter()
-            .chain(prose)
-            .filter(|u| u.start <= whole.start())
-            .max_by_key(|u| u.start)
-            .and_then(|u| u.quoted);
+        let quoted = input.quoted_before(whole.start());
         hits.push(
             &rules::DATA_THEFT,
             whole.start(),

@@ -111,13 +111,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     if prefilter && !input.triggered(&HOME) {
         return Vec::new();
     }
-    let (code, prose) = input.units();
-    let quoted_at = |at: usize| {
-        code.iter()
-            .chain(prose)
-            .find(|u| u.start <= at && at < u.end)
-            .and_then(|u| u.quoted)
-    };
+    let quoted_at = |at: usize| input.quoted_at(at);
     let mut hits = Hits::new(HELP);
     if let Some(found) = EXPOSES.find(text)
         && LISTS.is_match(text)

@@ -429,14 +429,9 @@ fn hidden_payloads(input: &Input<'_>, hits: &mut Hits) {
     if found.is_empty() {
         return;
     }
-    let (code, prose) = input.units();
     for hidden in found {
         if web_shell(&hidden.plain) {
-            let quoted = code
-                .iter()
-                .chain(prose)
-                .find(|u| u.start <= hidden.start && hidden.start < u.end)
-                .and_then(|u| u.quoted);
+            let quoted = input.quoted_at(hidden.start);
             hits.push(
                 &rules::REVERSE_SHELL,
                 hidden.start,
@@ -453,11 +448,7 @@ fn hidden_payloads(input: &Input<'_>, hits: &mut Hits) {
         if !(runs || hidden.how.is_disguise()) {
             continue;
         }
-        let quoted = code
-            .iter()
-            .chain(prose)
-            .find(|u| u.start <= hidden.start && hidden.start < u.end)
-            .and_then(|u| u.quoted);
+        let quoted = input.quoted_at(hidden.start);
         let what = if runs {
             "code"
         } else if hidden.plain.contains("://") {

@@ -84,6 +84,26 @@ impl<'a> Input<'a> {
         (code, prose)
     }
 
+    /// Why the unit (code or prose) that holds offset `at` is a quotation, if it is one.
+    pub fn quoted_at(&self, at: usize) -> Option<&'static str> {
+        let (code, prose) = self.units();
+        code.iter()
+            .chain(prose)
+            .find(|u| u.start <= at && at < u.end)
+            .and_then(|u| u.quoted)
+    }
+
+    /// Why the last unit (code or prose) that starts at or before `at` is a quotation: for a
+    /// place no unit holds (a settings block), the prose that leads into it.
+    pub fn quoted_before(&self, at: usize) -> Option<&'static str> {
+        let (code, prose) = self.units();
+        code.iter()
+            .chain(prose)
+            .filter(|u| u.start <= at)
+            .max_by_key(|u| u.start)
+            .and_then(|u| u.quoted)
+    }
+
     /// The text of prose unit `unit` as its reader sees it: a line break that only wraps a
     /// sentence (the next line goes on with it) is a space, so that a paragraph hard-wrapped
     /// in the middle of an instruction reads as the one sentence Markdown renders; a break

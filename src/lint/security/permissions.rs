@@ -127,15 +127,9 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let Some(found) = WIDENS.find(text) else {
         return Vec::new();
     };
-    let (code, prose) = input.units();
     // The unit the setting is in, or for a settings block (JSON is no code unit) the prose
     // that leads into it: whatever presents it as an attack presents the setting so.
-    let quoted = code
-        .iter()
-        .chain(prose)
-        .filter(|u| u.start <= found.start())
-        .max_by_key(|u| u.start)
-        .and_then(|u| u.quoted);
+    let quoted = input.quoted_before(found.start());
     hits.push(
         &rules::AGENT_MEMORY,
         found.start(),
