@@ -29,7 +29,6 @@ fn extension(rel: &str) -> Option<String> {
         .map(|(_, ext)| ext.to_ascii_lowercase())
 }
 
-/// Markdown: SKILL.md, references, READMEs.
 /// Why what a container build file runs is a warning: it runs in the image, not here.
 pub const IN_IMAGE: &str =
     "it runs inside the container image the file builds, not on this machine";
@@ -190,8 +189,12 @@ fn installed_by_script(cx: &mut Cx<'_>, rel: &str) -> bool {
     runner_says(cx, rel, |text| super::placement::installs(text, rel))
 }
 
+/// Markdown, Cursor's rules (`.mdc`: frontmatter and Markdown, read by the agent) included.
 pub fn is_markdown(rel: &str) -> bool {
-    matches!(extension(rel).as_deref(), Some("md" | "markdown" | "mdx"))
+    matches!(
+        extension(rel).as_deref(),
+        Some("md" | "markdown" | "mdx" | "mdc")
+    )
 }
 
 /// Prose, read by people and models rather than run: Markdown, plain text, and extensionless

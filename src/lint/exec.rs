@@ -461,11 +461,37 @@ fn key_only_used(text: &str, line: &str) -> bool {
         .lines()
         .filter(|l| *l != line && (l.contains(&plain) || l.contains(&braced)))
         .peekable();
+    // `cat "$KEY.pub"`: the public half; `grep -q "IdentityFile $KEY" ~/.ssh/config`: the
+    // name searched for in another file.
+    let public_only = |l: &str| {
+        let rest = l
+            .replace(&format!("{plain}.pub"), "")
+            .replace(&format!("{braced}.pub"), "");
+        !rest.contains(&plain) && !rest.contains(&braced)
+    };
+    let searched_for = |l: &str| {
+        let Some(at) = l.find("grep ") else {
+            return false;
+        };
+        let after = &l[at..];
+        let quoted = after
+            .split(['"', '\''])
+            .skip(1)
+            .step_by(2)
+            .any(|q| q.contains(&plain) || q.contains(&braced));
+        let unquoted = after
+            .split(['"', '\''])
+            .step_by(2)
+            .any(|q| q.contains(&plain) || q.contains(&braced));
+        quoted && !unquoted
+    };
     uses.peek().is_some()
         && uses.all(|l| {
             crate::lint::flow::taint::identity_only(l, name)
                 || (uses_ssh_key(l) && !reads(l))
                 || names_only(l)
+                || public_only(l)
+                || searched_for(l)
         })
 }
 

@@ -262,7 +262,16 @@ fn confusion(hits: &mut Vec<Hit>, at: usize, url: &str, quoted: Option<&'static 
     let Some(host) = host_of(url) else {
         return;
     };
-    if public(&host) || url.starts_with('$') || url.starts_with("${") {
+    // `artifactory.<their-company>.com`, `{your-org}.jfrog.io`: a placeholder the user fills in
+    // with their own index names no index a skill chose.
+    let placeholder = host.contains(['<', '>', '{', '}', '$'])
+        || host.split(['.', '-']).any(|w| {
+            matches!(
+                w,
+                "your" | "their" | "yourcompany" | "yourorg" | "mycompany"
+            )
+        });
+    if public(&host) || placeholder || url.starts_with('$') || url.starts_with("${") {
         return;
     }
     hits.push(Hit {

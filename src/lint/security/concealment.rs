@@ -212,6 +212,10 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             if honest_answer(&para[found.end()..]) {
                 continue;
             }
+            // "tell the user, don't do it silently": the sentence forbids the hiding.
+            if !OTHERS.is_match(found.as_str()) && super::negated_before(para, found.start()) {
+                continue;
+            }
             // "The token is in `.env`; do not mention it in your replies": a value kept back.
             if hides_a_value(found.as_str(), para) {
                 continue;
