@@ -328,10 +328,15 @@ impl<'a> Cx<'a> {
             &rules::DESTRUCTION,
             &rules::PERSISTENCE,
         ];
+        self.soften_rules(from, &RUN_RULES, why);
+    }
+
+    /// [`Cx::soften`] for the findings of `rules` only.
+    pub fn soften_rules(&mut self, from: usize, rules: &[&Rule], why: &str) {
         for d in self.diagnostics.iter_mut().skip(from) {
             if d.severity == Severity::Error
                 && !self.config.strict
-                && RUN_RULES.iter().any(|r| std::ptr::eq(*r, d.rule))
+                && rules.iter().any(|r| std::ptr::eq(*r, d.rule))
             {
                 d.severity = Severity::Warning;
                 d.message = format!("{} (not refused: {why})", d.message);

@@ -373,9 +373,7 @@ pub fn scan(cx: &mut Cx<'_>, path: &Path, input: &Input<'_>) {
     {
         for hit in &mut hits {
             if hit.rule.code == super::rules::TAMPERING.code && hit.quoted.is_none() {
-                hit.quoted = Some(
-                    "it sets up the container its folder builds (the Dockerfile or devcontainer.json beside it runs it there), not this machine",
-                );
+                hit.quoted = Some(IN_CONTAINER);
             }
         }
     }
@@ -400,12 +398,15 @@ pub fn scan(cx: &mut Cx<'_>, path: &Path, input: &Input<'_>) {
     report(cx, path, text, hits);
 }
 
+/// Why a script the container its folder builds runs is a warning ([`in_image`]).
+pub const IN_CONTAINER: &str = "it sets up the container its folder builds (the Dockerfile or devcontainer.json beside it runs it there), not this machine";
+
 /// Whether the script `rel` configures the agent inside an image the skill builds rather than
 /// on this machine: a `Dockerfile`, `Containerfile` or `devcontainer.json` beside it names it
 /// (copies it in, or runs it after creating the container), and SKILL.md never tells the agent
 /// to run it where it lies. A file that only sits beside a Dockerfile proves nothing: a skill
 /// could add an empty one to turn its tampering into warnings.
-fn in_image(cx: &mut Cx<'_>, rel: &str, skill_md: &str) -> bool {
+pub fn in_image(cx: &mut Cx<'_>, rel: &str, skill_md: &str) -> bool {
     let (folder, name) = rel.rsplit_once('/').unwrap_or(("", rel));
     if markdown::told_to_run_here(skill_md, rel) {
         return false;
