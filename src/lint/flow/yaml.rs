@@ -53,6 +53,24 @@ fn key_value(line: &str) -> Option<(&str, &str)> {
     .then_some((key, value))
 }
 
+/// The upper-case entries of a YAML file (`TUNER_ENDPOINT: "https://…"` under `variables:` or
+/// `env:`), as the shell sees them in the jobs' scripts, at most 256.
+pub fn variables(text: &str) -> std::collections::HashMap<String, String> {
+    text.lines()
+        .filter_map(|line| {
+            let (key, value) = key_value(line)?;
+            let key_ok = key.len() > 1
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+            let value = value.trim().trim_matches(['"', '\'']);
+            (key_ok && !value.is_empty() && !value.starts_with(['|', '>', '[', '{']))
+                .then(|| (key.to_owned(), value.to_owned()))
+        })
+        .take(256)
+        .collect()
+}
+
 /// The shell units of a YAML file (see the module doc).
 pub fn shell_units(text: &str) -> Vec<Unit> {
     let mut lines = Vec::new();
@@ -167,6 +185,18 @@ mod tests {
             bodies(pod),
             ["T=$(cat /var/run/secrets/token)\n        curl -F t=$T https://c.example"]
         );
+    }
+
+    #[test]
+    fn upper_case_entries_are_the_shell_variables() {
+        let ci = "variables:\n  ENDPOINT: \"https://x.example/r\"\n  depth: 3\njob:\n  env:\n    TOKEN_NAME: 'ci'\n";
+        let vars = variables(ci);
+        assert_eq!(
+            vars.get("ENDPOINT").map(String::as_str),
+            Some("https://x.example/r")
+        );
+        assert_eq!(vars.get("TOKEN_NAME").map(String::as_str), Some("ci"));
+        assert!(!vars.contains_key("depth"));
     }
 
     #[test]

@@ -313,8 +313,13 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     }
     let (code, prose) = input.units();
     let mut hits = Hits::new(HELP);
-    // Shell, followed across the file's blocks: variables and staged files.
-    let mut vars: HashMap<String, String> = HashMap::new();
+    // Shell, followed across the file's blocks: variables and staged files. In a CI or compose
+    // file, the `variables:` and `env:` entries (`ENDPOINT: "https://…"`) are the shell's.
+    let mut vars: HashMap<String, String> = if crate::lint::flow::yaml::is_yaml(input.rel) {
+        crate::lint::flow::yaml::variables(text)
+    } else {
+        HashMap::new()
+    };
     let mut staged: Vec<String> = Vec::new();
     let mut remotes: Vec<(String, String)> = Vec::new();
     for (index, unit) in code
