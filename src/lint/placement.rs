@@ -65,6 +65,18 @@ fn acts(after: &str) -> bool {
     ACTS.is_match(after)
 }
 
+/// Whether the block that starts here (up to a blank line) puts "it", "this", "the file" or
+/// "the script" somewhere.
+fn places_a_pronoun(from: &str) -> bool {
+    static PRONOUN: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?i)\b(copy|cp|move|mv|install|put|place|add|append|ln|symlink|link|save|write|drop|register)\s+(it|this|that|them|the\s+(file|script|hook|unit))\b",
+        )
+    });
+    let block = from.split("\n\n").next().unwrap_or(from);
+    PRONOUN.is_match(block)
+}
+
 /// The lines around each mention of `rel` in `text` that hold a verb that installs it. The
 /// name is looked for in the whole text first (the instructions of a skill are read once per
 /// file of it), and lines are found only around where it is.
@@ -86,7 +98,9 @@ fn windows<'t>(text: &'t str, rel: &str) -> Vec<&'t str> {
     // Windows that overlap (a name in consecutive steps) are read as one.
     let mut last: Option<(usize, usize)> = None;
     for at in memchr::memmem::find_iter(bytes, name.as_bytes()).take(64) {
-        if acts(&text[at + name.len()..]) {
+        // (Unless its block also puts "it" somewhere: "`hook.sh` runs at every commit; copy it
+        // to .git/hooks/pre-commit" places the file it names.)
+        if acts(&text[at + name.len()..]) && !places_a_pronoun(&text[line_start(at)..]) {
             continue;
         }
         let start = line_start(at);
@@ -228,6 +242,18 @@ mod tests {
         assert!(!put_in_place(
             "See `assets/settings.patch.json`.\n\n## Install\n\nMerge the rest.\n",
             "assets/settings.patch.json"
+        ));
+    }
+
+    #[test]
+    fn a_file_that_acts_is_placed_when_its_block_places_it() {
+        assert!(!installs(
+            "2. `scripts/block.sh` backs up `~/.zshrc` and writes the block.\n",
+            "scripts/block.sh"
+        ));
+        assert!(installs(
+            "`assets/hook.sh` runs at every commit; copy it to `.git/hooks/pre-commit`.\n",
+            "assets/hook.sh"
         ));
     }
 
