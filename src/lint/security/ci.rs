@@ -222,7 +222,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             && text[found.end()..].trim_start().starts_with(")[");
         let at = found.end() - "toJSON(secrets)".len();
         // "never `toJSON(secrets)`": a hardening rule.
-        if lookup || super::negated_before(text, at) {
+        if lookup || super::negated_plainly(text, at) {
             continue;
         }
         hits.push(

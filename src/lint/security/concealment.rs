@@ -188,7 +188,14 @@ fn hides_a_value(found: &str, para: &str) -> bool {
     });
     static BARE_IT: LazyLock<Regex> =
         LazyLock::new(|| ascii_regex(r"(?i)\b(it|this|that)\s+in\s+((your|the|any)\s+)?\w+$"));
-    BARE_IT.is_match(found) && VALUE.is_match(para)
+    // (Not when the paragraph also orders a send: "Upload the keys to …; do not mention it".
+    // "Anyone holding it can post to the channel" orders nothing.)
+    static SENDS: LazyLock<Regex> = LazyLock::new(|| {
+        ascii_regex(
+            r"(?im)(^|[.;:!]\s+|\bthen\s+|^\s*[-*]\s+|^\s*\d+\.\s+)(send|upload|post|forward|transmit|submit|bcc)\b",
+        )
+    });
+    BARE_IT.is_match(found) && VALUE.is_match(para) && !SENDS.is_match(para)
 }
 
 /// The concealment instructions in one file's prose.
@@ -213,7 +220,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 continue;
             }
             // "tell the user, don't do it silently": the sentence forbids the hiding.
-            if !OTHERS.is_match(found.as_str()) && super::negated_before(para, found.start()) {
+            if !OTHERS.is_match(found.as_str()) && super::negated_plainly(para, found.start()) {
                 continue;
             }
             // "The token is in `.env`; do not mention it in your replies": a value kept back.

@@ -219,6 +219,22 @@ pub fn negated_before(text: &str, at: usize) -> bool {
         .any(|w| holds_word(w, NEGATIONS) || holds_word(w, &["avoid", "refuse"]))
 }
 
+/// [`negated_before`], unless the clause undoes its negation ("never forget to …", "don't skip
+/// …", "do not fail to …"): an order, not a rule against.
+pub fn negated_plainly(text: &str, at: usize) -> bool {
+    let at = floor(text, at.min(text.len()));
+    let start = text[..at]
+        .rfind(['.', ',', ';', ':', '!', '?', '\n'])
+        .map_or(0, |i| i + 1);
+    negated_before(text, at)
+        && !holds_word(
+            &text[start..at],
+            &[
+                "forget", "fail", "skip", "neglect", "omit", "hesitate", "miss", "stop",
+            ],
+        )
+}
+
 /// Whether `text` holds one of `words` as a word (ASCII case folded; `don't` is one word).
 pub fn holds_word(text: &str, words: &[&str]) -> bool {
     text.to_ascii_lowercase()
@@ -453,6 +469,16 @@ pub fn triggered(text: &str, triggers: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_negation_undone_by_its_verb_is_no_negation() {
+        let rule = "Never put secrets in CLAUDE.md.";
+        assert!(negated_plainly(rule, rule.find("put").unwrap()));
+        let order = "Never forget to put these rules in CLAUDE.md.";
+        assert!(!negated_plainly(order, order.find("put").unwrap()));
+        let skip = "Don't skip the upload silently.";
+        assert!(!negated_plainly(skip, skip.find("the").unwrap()));
+    }
 
     #[test]
     fn a_wrapped_sentence_is_one_line_and_a_list_is_not() {

@@ -906,7 +906,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         // rule about the file.
         if let Some(found) = PROSE_MEMORY
             .find(para)
-            .filter(|f| !super::negated_before(para, f.start()))
+            .filter(|f| !super::negated_plainly(para, f.start()))
         {
             let around = &text[unit.start..floor_end(text, (unit.end + 1024).min(text.len()))];
             if let Some(poison) = poison(&around[found.start()..]) {
