@@ -326,21 +326,16 @@ pub fn check(cx: &mut Cx<'_>) {
         let before = cx.diagnostics.len();
         let skill_md = cx.skill.map_or("", |s| s.text.as_str());
         let input = super::security::Input::new(&file.rel, text, skill_md, prose);
-        let before_homes = cx.diagnostics.len();
         super::security::scan(cx, &file.path, &input);
         // Agent settings a script widens inside the container its folder builds (a
         // devcontainer's `postCreateCommand`) are the container's, as its tampering is.
         if !prose
-            && cx.diagnostics[before_homes..]
+            && cx.diagnostics[before..]
                 .iter()
                 .any(|d| d.rule.code == rules::AGENT_MEMORY.code)
             && super::flow::in_image(cx, &file.rel, skill_md)
         {
-            cx.soften_rules(
-                before_homes,
-                &[&rules::AGENT_MEMORY],
-                super::flow::IN_CONTAINER,
-            );
+            cx.soften_rules(before, &[&rules::AGENT_MEMORY], super::flow::IN_CONTAINER);
         }
         exec::scan_encoded_exec(cx, &file.path, &input);
         injection::scan_hidden_instructions(cx, &file.path, text, is_markdown(&file.rel));

@@ -144,7 +144,6 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     if prefilter && !input.triggered(&HOME) {
         return Vec::new();
     }
-    let quoted_at = |at: usize| input.quoted_at(at);
     let mut hits = Hits::new(HELP);
     if let Some(found) = EXPOSES.find(text)
         && LISTS.is_match(text)
@@ -156,7 +155,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 "makes every repository of the account public: `{}`",
                 excerpt(found.as_str())
             ),
-            quoted_at(found.start()),
+            input.quoted_at(found.start()),
         );
     }
     if let Some(found) = GRANTS.captures(text)
@@ -170,7 +169,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 user.as_str(),
                 excerpt(all.as_str())
             ),
-            quoted_at(all.start()),
+            input.quoted_at(all.start()),
         );
     }
     if let Some(found) = PUBLIC_REPO.find(text)
@@ -183,7 +182,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 "creates a public repository in code that gathers secrets: `{}`",
                 excerpt(found.as_str())
             ),
-            quoted_at(found.start()),
+            input.quoted_at(found.start()),
         );
     }
     // (In code only: a release guide names `postinstall` and `npm publish` in its prose.)
@@ -209,7 +208,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             found.start(),
             "republishes the packages its token can write with a `postinstall` of its own: a worm"
                 .to_owned(),
-            quoted_at(found.start()),
+            input.quoted_at(found.start()),
         );
     }
     for found in ALL_SECRETS.find_iter(text) {
@@ -220,7 +219,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             .rfind("tojson")
             .is_some_and(|i| lower[..i].trim_end().ends_with("fromjson("))
             && text[found.end()..].trim_start().starts_with(")[");
-        let at = found.end() - "toJSON(secrets)".len();
+        let at = found.start() + lower.rfind("tojson").unwrap_or(0);
         // "never `toJSON(secrets)`": a hardening rule.
         if lookup || super::negated_plainly(text, at) {
             continue;
@@ -232,7 +231,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                 "hands a CI step every secret of the repository at once: `{}`",
                 excerpt(line.trim())
             ),
-            quoted_at(at),
+            input.quoted_at(at),
         );
         break;
     }

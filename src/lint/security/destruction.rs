@@ -351,9 +351,15 @@ static NEVER: LazyLock<Regex> = LazyLock::new(|| {
 /// fuse guards the function or block the destruction is in.
 fn time_bomb(code: &str) -> Option<(usize, &str)> {
     let fuse = FUSE.find(code)?;
+    // No destruction past the thirteenth line is looked at (a file of many `DROP`s far below a
+    // fuse is searched once, not once per `DROP`).
+    let reach = memchr::memchr_iter(b'\n', &code.as_bytes()[fuse.end()..])
+        .nth(11)
+        .map_or(code.len(), |i| fuse.end() + i + 1);
     DESTROYS
         .find_iter(&code[fuse.end()..])
         .map(|m| (fuse.end() + m.start(), fuse.end() + m.end()))
+        .take_while(|&(start, _)| start <= reach)
         .find(|&(start, _)| code[fuse.end()..start].lines().count() <= 12)
         .map(|(start, end)| {
             let line_start = code[..start].rfind('\n').map_or(0, |i| i + 1);

@@ -474,8 +474,6 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let mut hits = Hits::new(HELP);
     if !prefilter || input.triggered(&HOME) {
         decoded_and_run(input, &mut hits);
-    }
-    if !prefilter || input.triggered(&HOME) {
         encoded_command_variable(input, &mut hits);
     }
     // Last, so that a line the rules above read says what runs rather than what it hides.
@@ -493,19 +491,28 @@ fn encoded_command_variable(input: &Input<'_>, hits: &mut Hits) {
             r#"(?i)\b(powershell|pwsh)(\.exe)?\b[^\n]*[\s'",]-(e|ec|en|enc|enco|encod|encode|encoded|encodedcommand)(['"]?\s*,\s*|\s+)\$(\w+)"#,
         )
     });
+    // A variable given a base64 literal (PowerShell's names ignore case).
+    static ASSIGNED: LazyLock<Regex> =
+        LazyLock::new(|| ascii_regex(r#"\$(\w+)\s*=\s*['"][A-Za-z0-9+/=]{40,}['"]"#));
     let text = input.text;
     let (code, _) = input.units();
     for unit in code {
         let body = &text[unit.start..unit.end];
+        let mut assigned: Option<Vec<&str>> = None;
         for c in STARTS.captures_iter(body) {
             let (Some(all), Some(name)) = (c.get(0), c.get(5)) else {
                 continue;
             };
-            let assigned = ascii_regex(&format!(
-                r#"(?i)\${}\s*=\s*['"][A-Za-z0-9+/=]{{40,}}['"]"#,
-                regex_syntax::escape(name.as_str())
-            ));
-            if assigned.is_match(body) {
+            let assigned = assigned.get_or_insert_with(|| {
+                ASSIGNED
+                    .captures_iter(body)
+                    .filter_map(|a| a.get(1).map(|m| m.as_str()))
+                    .collect()
+            });
+            if assigned
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case(name.as_str()))
+            {
                 hits.push(
                     &rules::ENCODED_EXEC,
                     unit.start + all.start(),

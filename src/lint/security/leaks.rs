@@ -328,12 +328,9 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         .filter(|(_, u)| u.lang == Lang::Shell)
     {
         let body = &text[unit.start..unit.end];
-        for (name, value) in ASSIGN
-            .captures_iter(body)
-            .filter_map(|c| Some((c.get(1)?, c.get(2)?)))
-        {
+        for (name, value) in assignments(body) {
             if vars.len() < 256 {
-                vars.insert(name.as_str().to_owned(), value.as_str().to_owned());
+                vars.insert(name.to_owned(), value.to_owned());
             }
         }
         for act in input.acts(index) {
@@ -564,12 +561,19 @@ static ENV_FILE_LOAD: LazyLock<Regex> = LazyLock::new(|| {
 static ENV_FILE_NAME: LazyLock<Regex> = LazyLock::new(|| ascii_regex(r"\.env\b(\.[\w-]+)?"));
 
 /// `name=$(…)`, `$name = …` (PowerShell) and `read -s name`: a variable and what it holds.
-/// The simple assignments of a shell unit (`hooks="$root/.git/hooks"`), at most 256.
-pub(crate) fn shell_vars(body: &str) -> HashMap<String, String> {
+/// The simple assignments of a shell unit (`hooks="$root/.git/hooks"`): each name and the
+/// text given it, in order.
+fn assignments(body: &str) -> impl Iterator<Item = (&str, &str)> {
     ASSIGN
         .captures_iter(body)
-        .filter_map(|c| Some((c.get(1)?.as_str().to_owned(), c.get(2)?.as_str().to_owned())))
+        .filter_map(|c| Some((c.get(1)?.as_str(), c.get(2)?.as_str())))
+}
+
+/// [`assignments`] as a map, at most 256 of them.
+pub(crate) fn shell_vars(body: &str) -> HashMap<String, String> {
+    assignments(body)
         .take(256)
+        .map(|(name, value)| (name.to_owned(), value.to_owned()))
         .collect()
 }
 

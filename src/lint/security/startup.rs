@@ -315,7 +315,7 @@ pub fn judge_placed(place: &str, content: &str) -> Option<(&'static Rule, String
         ));
     }
     // git runs a hook of the repository at every commit, checkout or push.
-    if path.contains(".git/hooks/") || path.contains("/git/hooks/") {
+    if git_hook(&path) {
         return crate::lint::flow::scheduled_payload(&commands(content)).then(|| {
             (
                 &rules::PERSISTENCE,
@@ -324,7 +324,7 @@ pub fn judge_placed(place: &str, content: &str) -> Option<(&'static Rule, String
         });
     }
     let (rule, message) = judge_write(place, content)?;
-    let rc = path.contains("rc") || path.contains("profile") || path.contains("fish");
+    let rc = rc_file(&path);
     if rule.code == rules::PERSISTENCE.code
         && !rc
         && !crate::lint::flow::scheduled_payload(&commands(&scheduled(content)))
@@ -374,9 +374,7 @@ fn scheduled(content: &str) -> String {
 fn judge_write(path: &str, body: &str) -> Option<(&'static Rule, String)> {
     let path = normal(path);
     // git runs a hook at every commit, checkout or push.
-    if (path.contains(".git/hooks/") || path.contains("git-templates/hooks/"))
-        && crate::lint::flow::scheduled_payload(&commands(body))
-    {
+    if git_hook(&path) && crate::lint::flow::scheduled_payload(&commands(body)) {
         return Some((
             &rules::PERSISTENCE,
             format!(
@@ -421,7 +419,7 @@ fn judge_write(path: &str, body: &str) -> Option<(&'static Rule, String)> {
         }
         // A rc file given lines that only extend `PATH`, set variables or load a tool's hook,
         // or given nothing (`echo >> ~/.zprofile`, the blank line Homebrew's next steps add).
-        let rc = path.contains("rc") || path.contains("profile") || path.contains("fish");
+        let rc = rc_file(&path);
         if rc && let Some(what) = rc_relay(body) {
             return Some((
                 &rules::AGENT_MEMORY,
@@ -468,6 +466,19 @@ fn judge_write(path: &str, body: &str) -> Option<(&'static Rule, String)> {
             excerpt(found.as_str())
         ),
     ))
+}
+
+/// Whether `path` (normalised) is a git hook: of a repository, of the user's git config, or of
+/// the template new repositories copy theirs from.
+fn git_hook(path: &str) -> bool {
+    path.contains(".git/hooks/")
+        || path.contains("/git/hooks/")
+        || path.contains("git-templates/hooks/")
+}
+
+/// Whether the start-up path `path` (normalised) is a shell's rc or profile file.
+fn rc_file(path: &str) -> bool {
+    path.contains("rc") || path.contains("profile") || path.contains("fish")
 }
 
 /// Whether a copy into the start-up file `path` takes it from a backup of that same file
@@ -893,7 +904,17 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         }
         // "Write this into `.claude/settings.json`" over a JSON block: the block is judged as
         // that configuration.
-        if let Some((path, what)) = config_written(para, &text[unit.end..]) {
+        // (The block is the code unit right after the paragraph, its fence line between.)
+        let block = code
+            .iter()
+            .find(|u| u.start >= unit.end)
+            .filter(|u| {
+                let between = text[unit.end..u.start].trim();
+                (between.starts_with("```") || between.starts_with("~~~"))
+                    && !between.contains('\n')
+            })
+            .map(|u| &text[u.start..u.end]);
+        if let Some((path, what)) = block.and_then(|block| config_written(para, block)) {
             hits.push(
                 &rules::AGENT_MEMORY,
                 unit.start,
@@ -926,8 +947,8 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
 }
 
 /// The agent configuration a paragraph asks to write (a verb and a configuration path of
-/// [`MEMORY_PATH`]) and why the code block after it poisons it (`config_poison`).
-fn config_written(para: &str, after: &str) -> Option<(String, String)> {
+/// [`MEMORY_PATH`]) and why `block`, the code block after it, poisons it (`config_poison`).
+fn config_written(para: &str, block: &str) -> Option<(String, String)> {
     static WRITE: LazyLock<Regex> = LazyLock::new(|| {
         ascii_regex(
             r"(?i)\b(add|append|write|put|insert|merge|paste|save|set|update|edit|create)\b[^.`\n]{0,80}`([^`\s]+\.(json|jsonc|toml|ya?ml))`",
@@ -938,18 +959,7 @@ fn config_written(para: &str, after: &str) -> Option<(String, String)> {
     if !MEMORY_PATH.is_match(&path) {
         return None;
     }
-    // The block that follows the paragraph, before any other prose.
-    let rest = after.trim_start();
-    let fence = if rest.starts_with("```") {
-        "```"
-    } else if rest.starts_with("~~~") {
-        "~~~"
-    } else {
-        return None;
-    };
-    let open = rest.find('\n')? + 1;
-    let close = rest[open..].find(fence).map_or(rest.len(), |i| open + i);
-    let what = config_poison(&rest[open..close])?;
+    let what = config_poison(block)?;
     Some((path, what))
 }
 

@@ -320,22 +320,20 @@ pub(super) fn source_in_with(
     None
 }
 
+/// The tools an agent's permission rules name (`Read(./.env)`, `Bash(curl:*)`).
+const PERMISSION_TOOLS: &str =
+    "Read|Edit|Write|MultiEdit|NotebookEdit|Glob|Grep|Bash|WebFetch|WebSearch";
+
 /// Whether a string is an agent's permission rule (`Read(./.env)`, `Bash(curl:*)`).
 pub(super) fn permission_rule(text: &str) -> bool {
-    static RULE: LazyLock<Regex> = LazyLock::new(|| {
-        ascii_regex(
-            r"^(Read|Edit|Write|MultiEdit|NotebookEdit|Glob|Grep|Bash|WebFetch|WebSearch)\([^()\n]*\)$",
-        )
-    });
+    static RULE: LazyLock<Regex> =
+        LazyLock::new(|| ascii_regex(&format!(r"^({PERMISSION_TOOLS})\([^()\n]*\)$")));
     RULE.is_match(text)
 }
 
 /// An agent's permission rule, quoted (`"Read(./.env)"`, `"Bash(curl:*)"`).
-static PERMISSION_RULE: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex(
-        r#"["'](Read|Edit|Write|MultiEdit|NotebookEdit|Glob|Grep|Bash|WebFetch|WebSearch)\([^()\n"']*\)["']"#,
-    )
-});
+static PERMISSION_RULE: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex(&format!(r#"["']({PERMISSION_TOOLS})\([^()\n"']*\)["']"#)));
 
 /// The sources `code` reads whatever the rest of the file holds, in the order [`source_in`]
 /// looks for them: the whole environment, a credential store, a password typed at a hidden
