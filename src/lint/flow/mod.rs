@@ -447,10 +447,12 @@ fn analyse_input(input: &Input<'_>) -> Vec<Hit> {
     if !has_trigger(text) {
         return hits;
     }
-    // The code and prose units of a Markdown file, a script whole; other text is not read here.
+    // The code and prose units of a Markdown file, a script whole, a YAML file's shell; of other
+    // text only the scripts of its argument lists (`yaml::argv_scripts`).
     if !super::content::is_markdown(rel)
         && Lang::of_script(rel, text).is_none()
         && !yaml::is_yaml(rel)
+        && input.units().0.is_empty()
     {
         return hits;
     }

@@ -429,6 +429,32 @@ pub fn scan(cx: &mut crate::lint::Cx<'_>, path: &std::path::Path, input: &Input<
 /// their quotation status), a script whole; and the prose paragraphs of a Markdown or text
 /// file.
 fn code_and_prose(input: &Input<'_>) -> (Vec<Unit>, Vec<Unit>) {
+    let (mut code, prose) = file_units(input);
+    // Scripts handed to a shell inside an argument list are shell wherever they sit; one
+    // inside a block is quoted as its block is.
+    let scripts = crate::lint::flow::yaml::argv_scripts(input.text);
+    if !scripts.is_empty() {
+        for mut script in scripts {
+            if code
+                .iter()
+                .any(|u| u.start == script.start && u.end == script.end)
+            {
+                continue;
+            }
+            script.quoted = code
+                .iter()
+                .chain(&prose)
+                .find(|u| u.start <= script.start && script.end <= u.end)
+                .and_then(|u| u.quoted);
+            code.push(script);
+        }
+        code.sort_by_key(|u| u.start);
+    }
+    (code, prose)
+}
+
+/// [`code_and_prose`] before the scripts of argument lists.
+fn file_units(input: &Input<'_>) -> (Vec<Unit>, Vec<Unit>) {
     if crate::lint::content::is_markdown(input.rel) {
         return markdown::units(input.text);
     }

@@ -302,11 +302,51 @@ fn call_args<'c>(code: &'c str, name: &str, lang: Lang) -> Vec<Vec<&'c str>> {
             }
             calls.push(split_args(&inner[..end]));
         } else if lang == Lang::Shell && rest.starts_with(' ') {
-            let end = rest.find(['|', ';', '&', ')', '\n']).unwrap_or(rest.len());
-            calls.push(rest[..end].split_whitespace().collect());
+            calls.push(shell_words(rest));
         }
     }
     calls
+}
+
+/// The words of a shell command's arguments, up to the end of the command: quotes and `$( … )`
+/// keep their spaces and operators inside one word (`report "$(env)"` passes one argument).
+fn shell_words(rest: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    let mut start = None;
+    let mut quote = None;
+    let mut depth = 0usize;
+    let mut escaped = false;
+    let mut end = rest.len();
+    for (i, c) in rest.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('\''), _) => {}
+            (_, '\\') => escaped = true,
+            (None, '"' | '\'') => quote = Some(c),
+            (_, '(') => depth += 1,
+            (_, ')') if depth > 0 => depth -= 1,
+            (None, '|' | ';' | '&' | ')' | '\n') if depth == 0 => {
+                end = i;
+                break;
+            }
+            (None, ' ' | '\t') if depth == 0 => {
+                if let Some(from) = start.take() {
+                    words.push(&rest[from..i]);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        start.get_or_insert(i);
+    }
+    if let Some(from) = start {
+        words.push(&rest[from..end]);
+    }
+    words
 }
 
 fn split_args(inner: &str) -> Vec<&str> {
@@ -723,5 +763,30 @@ pub fn analyse(units: &[UnitStmts], hits: &mut Vec<Hit>, text: &str) {
             sinks(&state, unit, s, hits, text);
             tamper(&state, unit, s, hits, text);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shell_call_keeps_quoted_and_substituted_arguments_whole() {
+        assert_eq!(
+            call_args(
+                r#"report "$(env | sort)" now; echo done"#,
+                "report",
+                Lang::Shell
+            ),
+            [vec![r#""$(env | sort)""#, "now"]]
+        );
+        assert_eq!(
+            call_args(r"put 'a b' c\ d | tee log", "put", Lang::Shell),
+            [vec!["'a b'", r"c\ d"]]
+        );
+        assert_eq!(
+            call_args("(ship $x) && ok", "ship", Lang::Shell),
+            [vec!["$x"]]
+        );
     }
 }

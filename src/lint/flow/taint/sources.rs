@@ -367,7 +367,7 @@ pub(super) fn plain_source(code: &str, at: usize) -> Option<Source> {
         return Some(Source {
             what: format!(
                 "the whole environment (`{}`)",
-                whole.trim_matches(['(', '|', ';', '&', '`', '$', ' '])
+                whole.trim_matches(['(', ')', '|', ';', '&', '`', '$', ' '])
             ),
             at,
             kind: SourceKind::Environment,

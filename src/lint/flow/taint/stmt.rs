@@ -82,6 +82,16 @@ pub(super) fn interpolated(body: &str, lang: Lang, refs: &mut Vec<String>) {
         } else if b == b'}' {
             braces = braces.saturating_sub(1);
         }
+        // A shell function's positional parameter (`"$1"`, `"${2}"`, `"$@"`).
+        let positional = lang == Lang::Shell
+            && (b.is_ascii_digit() || b == b'@' || b == b'*')
+            && (i > 0 && bytes[i - 1] == b'$'
+                || i > 1 && bytes[i - 1] == b'{' && bytes[i - 2] == b'$');
+        if positional {
+            refs.push(body[i..=i].to_owned());
+            i += 1;
+            continue;
+        }
         let word_start = b.is_ascii_alphabetic() || b == b'_';
         let prev_ok = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
         if word_start && prev_ok {
