@@ -140,16 +140,19 @@ fn quoted(text: &str, offset: usize) -> bool {
 
 /// Where a phrase is shown rather than said: fenced code blocks, and HTML comments (reported by
 /// [`scan_hidden_instructions`] instead).
-struct Regions {
+struct Regions<'t> {
     fences: Vec<(usize, usize)>,
     comments: Vec<(usize, usize)>,
+    /// The text with the line breaks that only wrap a sentence read as spaces (offsets kept).
+    flat: std::borrow::Cow<'t, str>,
 }
 
-impl Regions {
-    fn of(text: &str) -> Regions {
+impl<'t> Regions<'t> {
+    fn of(text: &'t str) -> Regions<'t> {
         Regions {
             fences: fenced_blocks(text),
             comments: comments(text),
+            flat: crate::lint::security::unwrapped(text),
         }
     }
 
@@ -164,6 +167,7 @@ impl Regions {
             || inside(&self.comments, offset)
             || quoted(text, offset)
             || negated_concealment
+            || crate::lint::security::negated_plainly(&self.flat, offset)
             || summarised_instead(text, offset)
             || described(text, offset)
     }

