@@ -121,7 +121,7 @@ static DATA: LazyLock<Regex> = LazyLock::new(|| {
 /// Sends in other languages: a request with a body, an upload, a socket write.
 static SEND_CALL: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
-        r#"(?ix)\brequests\.(post|put|patch)\b|\bhttpx\.(post|put|patch)\b|\bsession\.(post|put)\b|\burlopen\s*\([^)]*data=|\bRequest\([^)]*data=|method\s*[:=]\s*['"](POST|PUT|PATCH)['"]|\baxios\.(post|put|patch)\b|\bgot\.post\b|\.sendall?\s*\(|create_connection|Invoke-RestMethod|Invoke-WebRequest|\birm\s|\biwr\s|UploadString|UploadFile|UploadData|\bweb_fetch\b|\bfetch\s*\([^)]*\?[^)]*\$\{"#,
+        r#"(?ix)\brequests\.(post|put|patch)\b|\bhttpx\.(post|put|patch)\b|\bsession\.(post|put)\b|\burlopen\s*\([^)]*data=|\bRequest\([^)]*data=|method\s*[:=]\s*['"](POST|PUT|PATCH)['"]|\baxios\.(post|put|patch)\b|\bgot\.post\b|\.sendall?\s*\(|create_connection|Invoke-RestMethod|Invoke-WebRequest|\birm\s|\biwr\s|UploadString|UploadFile|UploadData|\bweb_fetch\b|IO::Socket::(INET6?|IP|SSL)\b|\bTCPSocket\.(new|open)\b|LWP::UserAgent|HTTP::Tiny|\bfetch\s*\([^)]*\?[^)]*\$\{"#,
     )
 });
 

@@ -122,7 +122,7 @@ static PRINTED: LazyLock<Regex> = LazyLock::new(|| {
         |(?P<aws>\baws SEP (configure SEP (get SEP aws_(secret_access_key|access_key_id|session_token)|export-credentials)|sts SEP get-session-token)\b)
         |(?P<azure>\baz SEP account SEP get-access-token\b)
         |(?P<heroku>\bheroku SEP auth:token\b)
-        |(?P<store>\bgit SEP credential(-\w+)? SEP (fill|get)\b)";
+        |(?P<store>\bgit SEP credential(-\w+)? SEP (fill|get)\b|\bkubectl SEP config SEP view\b[^|;\n`]{0,40}--raw\b)";
     ascii_regex(&printed.replace(" SEP ", sep))
 });
 
@@ -224,7 +224,8 @@ pub(super) static WHOLE_ENV: LazyLock<Regex> = LazyLock::new(|| {
 pub(super) static STORE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex(
         r#"(?ix)(?P<file>\.aws[/\\]+(credentials|config)\b|\.ssh[/\\]+(id_[a-z0-9_]+|identity|[a-z0-9_.-]*(rsa|ed25519|ecdsa|dsa|_key|\.pem))\b|\.ssh\b[/\\]*(\*|["'`\s)\],;]|$)
-        |\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.kube[/\\]+config\b|\.docker[/\\]+config\.json|gcloud[/\\]+(credentials|application_default|access_tokens|legacy_credentials)
+        |\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.kube[/\\]+config\b|\.gem[/\\]+credentials\b
+        |['"]\.(aws|gem)['"]\s*,\s*['"]credentials['"]|['"]\.(kube|docker)['"]\s*,\s*['"]config(\.json)?['"]|['"]\.ssh['"]\s*,\s*['"]id_\w+['"]|\.docker[/\\]+config\.json|gcloud[/\\]+(credentials|application_default|access_tokens|legacy_credentials)
         |application_default_credentials\.json|\.azure[/\\]+\w|\.gnupg\b|/etc/shadow\b|\.config[/\\]+gh[/\\]+hosts\.yml|\.terraform\.d[/\\]+credentials
         |\.claude\.json\b|\.claude[/\\]+\.credentials\.json|\.codex[/\\]+auth\.json|\.gemini[/\\]+oauth_creds\.json|Microsoft[/\\]+(Credentials|Protect)\b
         |(^|[\s'"/(=])\.env(\.local|\.production)?($|[\s'"`)]))
@@ -380,6 +381,18 @@ pub(super) fn plain_source(code: &str, at: usize) -> Option<Source> {
             .get(0)
             .map_or("", |x| x.as_str())
             .trim_matches(|c: char| c.is_whitespace() || "'\"`()=,;]".contains(c));
+        // A path given as parts (`".gem", "credentials"`) is shown as the path.
+        let parts;
+        let found = if found.contains(',') {
+            parts = found
+                .split(',')
+                .map(|p| p.trim().trim_matches(['"', '\'']))
+                .collect::<Vec<_>>()
+                .join("/");
+            parts.as_str()
+        } else {
+            found
+        };
         let what = if m.name("keychain").is_some() {
             "the keychain"
         } else if m.name("browser").is_some() {
@@ -423,8 +436,8 @@ pub(super) static NET_SINK: LazyLock<Regex> = LazyLock::new(|| {
         |\brequests\.(post|get|put|patch|request)\b|\bhttpx\.(post|get|put|patch|request|stream)\b|\b(session|client|http|sess|s)\.(post|put|patch)\s*\(
         |\burllib\.request\b|\burlopen\s*\(|\burllib\.request\.Request\b|http\.client|HTTPS?Connection|\baiohttp\b|\burllib3\b|\bpycurl\b
         |\bfetch\s*\(|\baxios\b|XMLHttpRequest|sendBeacon|\bhttps?\.(request|get)\s*\(|\bgot\s*[.(]|\bsuperagent\b|\$\.(ajax|post)\b|\bky\.(post|get)\b
-        |Net::HTTP|HTTParty|Faraday|RestClient|URI\.open|\bsmtplib\b|\bsendmail\b|\bmail\s+-s\b|\bgh\s+gist\s+create\b|\bscp\b|\brsync\b|\bftp\b)
-        |(?P<raw>\b(nc|ncat|netcat|socat|telnet)\b|/dev/(tcp|udp)/|\bsocket\.(socket|create_connection)\b|\.send(all|to)\s*\(|\b(s|sk|sock\w*|\w*[Ss]ocket\w*|conn\w*|\w*_conn|ws|tcp\w*|udp\w*|peer)\.send\s*\(|\bnet\.(connect|Socket|createConnection)\b|\bdgram\b|(?i:tcpclient|udpclient))
+        |Net::HTTP|HTTParty|Faraday|RestClient|URI\.open|LWP::UserAgent|LWP::Simple|HTTP::Tiny|\bsmtplib\b|\bsendmail\b|\bmail\s+-s\b|\bgh\s+gist\s+create\b|\bscp\b|\brsync\b|\bftp\b)
+        |(?P<raw>\b(nc|ncat|netcat|socat|telnet)\b|IO::Socket::(INET6?|IP|SSL)\b|\bTCPSocket\.(new|open)\b|/dev/(tcp|udp)/|\bsocket\.(socket|create_connection)\b|\.send(all|to)\s*\(|\b(s|sk|sock\w*|\w*[Ss]ocket\w*|conn\w*|\w*_conn|ws|tcp\w*|udp\w*|peer)\.send\s*\(|\bnet\.(connect|Socket|createConnection)\b|\bdgram\b|(?i:tcpclient|udpclient))
         |(?P<dns>\b(dig|nslookup|drill|resolvectl|ping)\s|(^|[|;&]\s*|\$\()host\s+[^=\s]|\bgetaddrinfo\b|\bgethostbyname(_ex)?\b|\bdns\.(resolve\w*|lookup)\b|\bresolver\.(resolve|query)\b|(?i:resolve-dnsname)|\bdns\.resolver\b)",
     )
 });
