@@ -404,6 +404,68 @@ fn reads(line: &str) -> bool {
 /// command on the line that reads, copies or sends, or a folder (not a key or a credential
 /// file) put in a variable (`dir="$HOME/.ssh"`). Where that variable is read and where its
 /// contents go is the taint engine's to follow.
+/// Whether the line at `start` of `text` is in a list of words (two strings or more a line)
+/// that the file only looks for: `SIGNS = [b"eval(", b".aws/credentials", …]` with
+/// `for s in SIGNS: if s in data`, `any(w in text for w in SIGNS)`. A detector's indicators
+/// read nothing.
+pub fn needle_list(text: &str, start: usize) -> bool {
+    let start = text[..start.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let line_end = text[start..].find('\n').map_or(text.len(), |e| start + e);
+    let line = &text[start..line_end];
+    let strings = line.matches(['"', '\'']).count() / 2;
+    if strings < 2 || !line.contains(',') {
+        return false;
+    }
+    // The list's name: on this line, or on the line that opens the list (20 lines up at most).
+    let mut from = start;
+    let mut name = None;
+    for _ in 0..20 {
+        let opening = text[..from].rfind('\n').map_or(0, |i| i + 1);
+        let l = &text[opening..from.max(opening)];
+        let here = if opening == start { line } else { l };
+        if let Some((lhs, rhs)) = here.split_once('=')
+            && rhs.trim_start().starts_with(['[', '(', '{'])
+        {
+            let lhs = lhs.trim();
+            if !lhs.is_empty() && lhs.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                name = Some(lhs);
+            }
+            break;
+        }
+        if opening == 0 || (opening != start && l.contains(']')) {
+            break;
+        }
+        from = opening - 1;
+    }
+    let Some(name) = name else {
+        return false;
+    };
+    // `for W in NAME` and then `W in …` (a membership test), `.find(W`, `.count(W`, `search(W`.
+    text.match_indices("for ").any(|(at, _)| {
+        let rest = &text[at + "for ".len()..];
+        let var: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if var.is_empty() || !rest[var.len()..].trim_start().starts_with("in ") {
+            return false;
+        }
+        let after_in = rest[var.len()..].trim_start()[3..].trim_start();
+        if !after_in.starts_with(name) {
+            return false;
+        }
+        let membership = format!("{var} in ");
+        text.match_indices(&membership).any(|(j, _)| {
+            !text[j + membership.len()..].trim_start().starts_with(name)
+                && !text[..j].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        }) || [".find(", ".count(", "search(", ".index("]
+            .iter()
+            .any(|call| text.contains(&format!("{call}{var}")))
+    })
+}
+
 fn names_only(line: &str) -> bool {
     static INSPECTS: LazyLock<Regex> = LazyLock::new(|| {
         ascii_regex(
@@ -537,6 +599,7 @@ pub fn scan_credential_access(cx: &mut Cx<'_>, path: &std::path::Path, text: &st
             || names_only(line)
             || key_only_used(text, line)
             || in_comment(line, found.start())
+            || needle_list(text, start)
         {
             continue;
         }
@@ -559,6 +622,21 @@ pub fn scan_credential_access(cx: &mut Cx<'_>, path: &std::path::Path, text: &st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_of_words_the_file_looks_for_reads_nothing() {
+        let detector = "SIGNS = [b\"eval(\", b\".aws/credentials\", b\"crontab\",\n    b\"Login Data\", b\"wallet\"]\nfor s in SIGNS:\n    if s in blob:\n        print(s)\n";
+        assert!(needle_list(detector, 0));
+        assert!(needle_list(
+            detector,
+            detector.find("    b\"Login").unwrap()
+        ));
+        let any = "WORDS = ['.ssh/id_rsa', '.netrc', 'wallet.dat']\nhits = [w for w in WORDS if w in text]\n";
+        assert!(needle_list(any, 0));
+        // A list of files the script opens.
+        let stealer = "FILES = ['.ssh/id_rsa', '.netrc', '.aws/credentials']\nfor f in FILES:\n    out += open(home / f).read()\n";
+        assert!(!needle_list(stealer, 0));
+    }
 
     #[test]
     fn a_read_is_a_command_or_a_method_not_a_piece_of_a_path() {
