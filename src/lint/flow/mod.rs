@@ -559,7 +559,9 @@ fn analyse_input(input: &Input<'_>) -> Vec<Hit> {
             let list = lists < 32
                 && s.strings.len() >= 2
                 && s.assigns.len() == 1
-                && s.code[s.rhs_at.min(s.code.len())..]
+                && s.code
+                    .get(s.rhs_at..)
+                    .unwrap_or("")
                     .trim_start()
                     .starts_with(['[', '(', '{']);
             lists += usize::from(list);

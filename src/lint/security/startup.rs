@@ -875,25 +875,27 @@ pub fn findings(input: &Input<'_>, prefilter: bool) -> Vec<Hit> {
                         path
                     };
                     // `printf '%s\n' "$POLICY" >> AGENTS.md`: what the variable holds is
-                    // what is written.
+                    // what is written (an agent's memory file's only: a start-up file's line is
+                    // judged as written).
                     let filled;
-                    let content = if content.contains(['…', '$']) {
-                        let from = super::floor(body, act.at);
-                        let to = body[from..].find('\n').map_or(body.len(), |e| from + e);
-                        let line = &body[from..to];
-                        let spelled = super::leaks::substituted(
-                            line,
-                            vars.get_or_insert_with(|| super::leaks::shell_vars(body)),
-                        );
-                        if spelled == line {
-                            content
+                    let content =
+                        if content.contains(['…', '$']) && MEMORY_PATH.is_match(&normal(path)) {
+                            let from = super::floor(body, act.at);
+                            let to = body[from..].find('\n').map_or(body.len(), |e| from + e);
+                            let line = &body[from..to];
+                            let spelled = super::leaks::substituted(
+                                line,
+                                vars.get_or_insert_with(|| super::leaks::shell_vars(body)),
+                            );
+                            if spelled == line {
+                                content
+                            } else {
+                                filled = format!("{content}\n{spelled}");
+                                &filled
+                            }
                         } else {
-                            filled = format!("{content}\n{spelled}");
-                            &filled
-                        }
-                    } else {
-                        content
-                    };
+                            content
+                        };
                     if let Some((rule, message)) = judge_write(path, content) {
                         hits.push(rule, at, message, unit.quoted);
                     }
