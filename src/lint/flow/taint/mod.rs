@@ -272,9 +272,16 @@ fn functions(units: &[UnitStmts]) -> Vec<Func> {
 }
 
 /// Arguments of calls to `name` in `code`: `name(a, b)` or, in shell, `name a b`.
+///
+/// At most [`MAX_CALLS`] calls, found among the first 256 mentions of the name, each read over
+/// at most [`MAX_CALL_LEN`] bytes: a statement that names a function a hundred thousand times
+/// costs no more than one that calls it eight times.
 fn call_args<'c>(code: &'c str, name: &str, lang: Lang) -> Vec<Vec<&'c str>> {
     let mut calls = Vec::new();
-    for (at, _) in code.match_indices(name) {
+    for (at, _) in code.match_indices(name).take(256) {
+        if calls.len() >= MAX_CALLS {
+            break;
+        }
         let before_ok = code[..at]
             .chars()
             .next_back()
@@ -283,6 +290,7 @@ fn call_args<'c>(code: &'c str, name: &str, lang: Lang) -> Vec<Vec<&'c str>> {
         if !before_ok || rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
             continue;
         }
+        let rest = &rest[..crate::lint::security::floor(rest, MAX_CALL_LEN)];
         let rest_t = rest.trim_start();
         if let Some(inner) = rest_t.strip_prefix('(') {
             let mut depth = 1;
@@ -307,6 +315,11 @@ fn call_args<'c>(code: &'c str, name: &str, lang: Lang) -> Vec<Vec<&'c str>> {
     }
     calls
 }
+
+/// Most calls of one function read per statement.
+const MAX_CALLS: usize = 8;
+/// Longest call read, from the function's name.
+const MAX_CALL_LEN: usize = 4096;
 
 /// The words of a shell command's arguments, up to the end of the command: quotes and `$( … )`
 /// keep their spaces and operators inside one word (`report "$(env)"` passes one argument).
@@ -588,11 +601,14 @@ impl State {
                         changed = true;
                     }
                 }
-                // Parameters of the functions it calls.
-                for w in &s.words {
+                // Parameters of the functions it calls (each name once).
+                for (n, w) in s.words.iter().enumerate() {
                     let Some(called) = funcs.by_name.get(w.as_str()) else {
                         continue;
                     };
+                    if s.words[..n].contains(w) {
+                        continue;
+                    }
                     for f in called.iter().map(|k| &funcs.list[*k]) {
                         if owner.is_some_and(|o| {
                             funcs.list[o].name == f.name && funcs.list[o].body == f.body
@@ -610,7 +626,7 @@ impl State {
     /// Taints the parameters of `f` that a call in `s` passes tainted values to.
     fn pass_arguments(&mut self, s: &Stmt, f: &Func, lang: Lang, at: usize) -> bool {
         let mut changed = false;
-        for args in call_args(&s.code, &f.name, lang).into_iter().take(8) {
+        for args in call_args(&s.code, &f.name, lang) {
             for (arg, param) in args.iter().zip(&f.params) {
                 if self.taint.contains_key(param) {
                     continue;
@@ -788,5 +804,20 @@ mod tests {
             call_args("(ship $x) && ok", "ship", Lang::Shell),
             [vec!["$x"]]
         );
+    }
+
+    #[test]
+    fn a_name_said_a_hundred_thousand_times_is_read_a_few_times() {
+        // Unbalanced, so that each call would run to the end of the statement.
+        let code = "f (".repeat(100_000);
+        let calls = call_args(&code, "f", Lang::Shell);
+        assert_eq!(calls.len(), MAX_CALLS);
+        assert!(
+            calls
+                .iter()
+                .all(|words| words.concat().len() <= MAX_CALL_LEN)
+        );
+        let code = "g(".repeat(100_000);
+        assert_eq!(call_args(&code, "g", Lang::Python).len(), MAX_CALLS);
     }
 }
