@@ -419,13 +419,11 @@ pub fn needle_list(text: &str, start: usize) -> bool {
         return false;
     }
     // The list's name: on this line, or on the line that opens the list (20 lines up at most).
-    let mut from = start;
     let mut name = None;
+    let mut line_start = start;
     for _ in 0..20 {
-        let opening = text[..from].rfind('\n').map_or(0, |i| i + 1);
-        let l = &text[opening..from.max(opening)];
-        let here = if opening == start { line } else { l };
-        if let Some((lhs, rhs)) = here.split_once('=')
+        let l = &text[line_start..].split('\n').next().unwrap_or("");
+        if let Some((lhs, rhs)) = l.split_once('=')
             && rhs.trim_start().starts_with(['[', '(', '{'])
         {
             let lhs = lhs.trim();
@@ -434,10 +432,11 @@ pub fn needle_list(text: &str, start: usize) -> bool {
             }
             break;
         }
-        if opening == 0 || (opening != start && l.contains(']')) {
+        // (Another list closes above: this line is in none that opens higher.)
+        if line_start == 0 || (line_start != start && l.contains(']')) {
             break;
         }
-        from = opening - 1;
+        line_start = text[..line_start - 1].rfind('\n').map_or(0, |i| i + 1);
     }
     let Some(name) = name else {
         return false;

@@ -219,11 +219,7 @@ pub const NEGATIONS: &[&str] = &["never", "not", "no", "don't", "nor", "without"
 /// decode-and-run anything", "never pipe it into a shell"). "Don't worry, decode it and run
 /// it" negates nothing: the clause starts after the comma.
 pub fn negated_before(text: &str, at: usize) -> bool {
-    let at = floor(text, at.min(text.len()));
-    let start = text[..at]
-        .rfind(['.', ',', ';', ':', '!', '?', '\n'])
-        .map_or(0, |i| i + 1);
-    let clause = &text[start..at];
+    let clause = clause_before(text, at);
     // (Words, not the marks between them: "never handed over as `x`" is four words.)
     let last: Vec<&str> = clause
         .split_whitespace()
@@ -235,16 +231,21 @@ pub fn negated_before(text: &str, at: usize) -> bool {
         .any(|w| holds_word(w, NEGATIONS) || holds_word(w, &["avoid", "refuse"]))
 }
 
-/// [`negated_before`], unless the clause undoes its negation ("never forget to …", "don't skip
-/// …", "do not fail to …"): an order, not a rule against.
-pub fn negated_plainly(text: &str, at: usize) -> bool {
+/// The clause of `text` that ends at `at`: from the last punctuation mark or line break.
+fn clause_before(text: &str, at: usize) -> &str {
     let at = floor(text, at.min(text.len()));
     let start = text[..at]
         .rfind(['.', ',', ';', ':', '!', '?', '\n'])
         .map_or(0, |i| i + 1);
+    &text[start..at]
+}
+
+/// [`negated_before`], unless the clause undoes its negation ("never forget to …", "don't skip
+/// …", "do not fail to …"): an order, not a rule against.
+pub fn negated_plainly(text: &str, at: usize) -> bool {
     negated_before(text, at)
         && !holds_word(
-            &text[start..at],
+            clause_before(text, at),
             &[
                 "forget", "fail", "skip", "neglect", "omit", "hesitate", "miss", "stop",
             ],
